@@ -1,0 +1,198 @@
+"""Trajectory files: the EgoBench results format and egoeval's own JSONL log.
+
+**EgoBench results** (read): a JSON list of trajectories named
+``<scenario><N>_<mode>.json`` (mode easy, hard or static). Each trajectory has
+``task_id``, ``tool_calls`` (entries ``{"turn", "calls": [...], "results": [...]}`` or
+the older ``{"turn", "call", "result"}``), ``dialogue``, ``corrected_scores`` and
+counters. Pairing with ground truth is positional under the ``egobench`` profile.
+
+**egoeval log** (read and written): JSON Lines, one event per line, append-only and
+flushed per event, so a crash loses nothing that was finished. Every line is an object
+with an ``event`` field:
+
+- ``{"event": "header", "format": "egoeval-log", "version": 1, "suite": ..., "created": ...,
+  "egoeval": <version>, "config": {...}}`` -- first line;
+- ``{"event": "episode_start", "episode": ID, "task": "egobench/retail6/1", "epoch": 1,
+  "mode": "easy"}``;
+- ``{"event": "message", "episode": ID, "turn": N, "role": "user"|"agent", "content": ...}``;
+- ``{"event": "tool_calls", "episode": ID, "turn": N, "calls": [...], "results": [...]}``
+  (calls exactly as the agent wrote them; the same shape as an EgoBench entry);
+- ``{"event": "user_scores", "episode": ID, "scores": {...}}`` (the simulated user's
+  self-evaluation; ``role_consistency`` etc., as EgoBench's ``corrected_scores``);
+- ``{"event": "episode_end", "episode": ID, "reason": "user_stop"|..., "counters": {...}}``;
+- ``{"event": "verdict", "episode": ID, ...}`` (optional, written by scorers).
+
+Unknown events are ignored by readers, so the format can grow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+LOG_FORMAT = "egoeval-log"
+LOG_VERSION = 1
+RESULTS_NAME_RE = re.compile(r"^([a-z]+\d+)_(easy|hard|static)\.json$")
+
+
+class BadInput(Exception):
+    """An input file that cannot be read at all; the message names file and entry."""
+
+
+def results_file_stem(path: str | os.PathLike) -> tuple[str, str] | None:
+    """``retail6_easy.json`` -> ``('retail6', 'easy')``; None for other names."""
+    m = RESULTS_NAME_RE.match(Path(path).name)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def read_results_file(path: str | os.PathLike) -> list[Any]:
+    """The trajectories of an EgoBench results file, unvalidated beyond 'a JSON list'."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, list):
+        raise BadInput(f"{path}: expected a JSON list of trajectories, found a JSON {type(data).__name__}"
+                       .replace("JSON dict", "JSON object"))
+    return data
+
+
+@dataclass
+class Episode:
+    """One episode of an egoeval log, in the shape the scorers read."""
+
+    episode: str
+    task: str
+    epoch: int = 1
+    mode: str = "easy"
+    tool_calls: list[dict] = field(default_factory=list)
+    dialogue: list[dict] = field(default_factory=list)
+    corrected_scores: dict | None = None
+    end_reason: str | None = None
+    counters: dict = field(default_factory=dict)
+
+    def as_trajectory(self) -> dict:
+        """The EgoBench trajectory shape (so one scorer serves both formats)."""
+        task_id = self.task.rsplit("/", 1)[-1]
+        traj: dict[str, Any] = {"task_id": int(task_id) if task_id.isdigit() else task_id, "mode": self.mode,
+                                "dialogue": self.dialogue, "tool_calls": self.tool_calls}
+        if self.corrected_scores is not None:
+            traj["corrected_scores"] = self.corrected_scores
+        traj.update(self.counters)
+        return traj
+
+
+def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:
+    """Header and episodes of an egoeval JSONL log. A torn last line is tolerated."""
+    header: dict = {}
+    episodes: dict[str, Episode] = {}
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with fh:
+        lines = fh.read().split("\n")
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if n >= len(lines) - 1:  # a crash mid-write leaves at most one torn last line
+                break
+            raise BadInput(f"{path}: line {n}: not valid JSON: {exc.msg}") from None
+        if not isinstance(ev, dict):
+            raise BadInput(f"{path}: line {n}: expected a JSON object")
+        kind = ev.get("event")
+        if n == 1 or kind == "header":
+            if kind != "header" or ev.get("format") != LOG_FORMAT:
+                raise BadInput(f"{path}: line {n}: not an egoeval log (no header)")
+            header = ev
+            continue
+        eid = ev.get("episode")
+        if kind == "episode_start":
+            if not isinstance(ev.get("task"), str):
+                raise BadInput(f"{path}: line {n}: episode_start without a task id")
+            episodes[eid] = Episode(eid, ev["task"], ev.get("epoch", 1), ev.get("mode", "easy"))
+            continue
+        ep = episodes.get(eid)
+        if ep is None:
+            continue
+        if kind == "tool_calls":
+            ep.tool_calls.append({k: ev.get(k) for k in ("turn", "calls", "results")})
+        elif kind == "message":
+            ep.dialogue.append({k: v for k, v in ev.items() if k not in ("event", "episode")})
+        elif kind == "user_scores":
+            ep.corrected_scores = ev.get("scores")
+        elif kind == "episode_end":
+            ep.end_reason = ev.get("reason")
+            ep.counters = ev.get("counters") or {}
+    return header, list(episodes.values())
+
+
+class LogWriter:
+    """Append-only JSONL writer; every event is flushed and fsync'ed when written."""
+
+    def __init__(self, path: str | os.PathLike, *, suite: str, config: dict | None = None,
+                 fsync: bool = True) -> None:
+        from egoeval import __version__
+
+        self.path = Path(path)
+        self.fsync = fsync
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        self._fh: TextIO = open(self.path, "a", encoding="utf-8")
+        if new:
+            self.write({"event": "header", "format": LOG_FORMAT, "version": LOG_VERSION, "suite": suite,
+                        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        "egoeval": __version__, "config": config or {}})
+
+    def write(self, event: dict) -> None:
+        self._fh.write(json.dumps(event, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        if self.fsync:
+            os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> "LogWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy") -> Iterator[list[dict]]:
+    """Events that describe an EgoBench results file as an egoeval log (an importer)."""
+    for pos, traj in enumerate(trajectories):
+        if not isinstance(traj, dict):
+            continue
+        tid = traj.get("task_id", pos + 1)
+        eid = f"{stem}-{tid}-{pos}"
+        events: list[dict] = [{"event": "episode_start", "episode": eid, "task": f"egobench/{stem}/{tid}",
+                               "epoch": 1, "mode": traj.get("mode", mode)}]
+        for turn in traj.get("dialogue") or []:
+            if isinstance(turn, dict):
+                events.append({"event": "message", "episode": eid, **turn})
+        for entry in traj.get("tool_calls") or []:
+            if isinstance(entry, dict):
+                calls = entry["calls"] if "calls" in entry else [entry.get("call")]
+                results = entry["results"] if "results" in entry else [entry.get("result")]
+                events.append({"event": "tool_calls", "episode": eid, "turn": entry.get("turn"),
+                               "calls": calls, "results": results})
+        if isinstance(traj.get("corrected_scores"), dict):
+            events.append({"event": "user_scores", "episode": eid, "scores": traj["corrected_scores"]})
+        counters = {k: traj[k] for k in ("rounds_count", "input_tokens", "output_tokens", "tool_calls_count",
+                                         "tokens_consumed") if k in traj}
+        events.append({"event": "episode_end", "episode": eid, "reason": None, "counters": counters})
+        yield events

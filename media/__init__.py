@@ -1,0 +1,1 @@
+"""Media layer (frames, audio, speech): built in a later issue."""

@@ -1,0 +1,1 @@
+"""Document and slide renderers: built in a later issue."""

@@ -1,0 +1,1 @@
+"""Suites of tasks, shipped as data with their loaders (``egoeval.tasks.egobench``)."""

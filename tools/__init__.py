@@ -1,0 +1,1 @@
+"""Agent-callable tools: scenario environments, their registry and canonical state hash."""

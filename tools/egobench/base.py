@@ -1,0 +1,151 @@
+"""What the four EgoBench scenario environments share.
+
+An environment is a plain Python object whose public tool methods have exactly the
+parameter names of the reference implementation (TOOLS.md section 7). That matters for
+scoring: the official scorer filters call parameters by the *implementation's*
+signature (SCORING.md A3), and calls are executed as ``method(**parameters)`` so that
+missing or unexpected arguments fail the way they do in the reference.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, ClassVar, TypeVar
+
+E = TypeVar("E", bound="ScenarioEnv")
+
+NUTRITION_FIELDS = (
+    "basis", "serving_size_g", "calories_kcal", "protein_g", "fat_g",
+    "carbs_g", "sugar_g", "sodium_mg", "fiber_g",
+)
+
+
+def tool(fn: Callable) -> Callable:
+    """Mark a method as a documented, agent-callable tool."""
+    fn.__egoeval_tool__ = True  # type: ignore[attr-defined]
+    return fn
+
+
+def member(fn: Callable) -> Callable:
+    """Mark a method as callable by name although it is not a documented tool.
+
+    The reference dispatches any member of its database object (SCORING.md Q15), so
+    its internal helpers are reachable from a tool call too.
+    """
+    fn.__egoeval_member__ = True  # type: ignore[attr-defined]
+    return fn
+
+
+def nutrition_record(data: Any, default_basis: str | None = None) -> dict:
+    """A nine-field nutrition record from seed data (missing fields are null)."""
+    data = data if isinstance(data, dict) else {}
+    record = {name: data.get(name) for name in NUTRITION_FIELDS}
+    if record["basis"] is None and default_basis is not None:
+        record["basis"] = default_basis
+    return record
+
+
+def nutrition_from_input(data: Any) -> dict:
+    """A nutrition record from agent input: only the nine keys, ``basis`` required."""
+    if not isinstance(data, dict):
+        raise TypeError(f"nutrition must be an object, not {type(data).__name__}")
+    unknown = [k for k in data if k not in NUTRITION_FIELDS]
+    if unknown:
+        raise TypeError(f"unexpected nutrition field {unknown[0]!r}")
+    if "basis" not in data:
+        raise TypeError("nutrition is missing the required field 'basis'")
+    return {name: data.get(name) for name in NUTRITION_FIELDS}
+
+
+def lower_list(values: Any) -> list:
+    """Lower-case every element (a string argument is iterated, as in Python)."""
+    return [v.lower() for v in values]
+
+
+def fuzzy_matches(query: Any, entries: dict[str, dict]) -> list[dict]:
+    """Bidirectional containment lookup (TOOLS.md 2.1), in catalog order."""
+    q = query.lower()
+    return [e for e in entries.values() if q in e["name"].lower() or e["name"].lower() in q]
+
+
+def normalise_result(value: Any) -> Any:
+    """How the runner normalises a tool's return value before logging it (TOOLS.md 1.5)."""
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return value
+        value = round(value, 10)
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {k: normalise_result(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [normalise_result(v) for v in value]
+    return value
+
+
+def error(message: str, **extra: Any) -> dict:
+    return {"status": "error", "message": message, **extra}
+
+
+def success(message: str, **extra: Any) -> dict:
+    return {"status": "success", "message": message, **extra}
+
+
+class ScenarioEnv:
+    """Base class: member discovery, dispatch by name, seed loading and cloning."""
+
+    scenario: ClassVar[str] = ""
+    #: name -> parameter names, for every member callable by name (tools and helpers)
+    members: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: names of the documented tools only
+    tools: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        members: dict[str, tuple[str, ...]] = {}
+        tools: list[str] = []
+        for name in dir(cls):
+            fn = getattr(cls, name, None)
+            if getattr(fn, "__egoeval_tool__", False):
+                tools.append(name)
+            elif not getattr(fn, "__egoeval_member__", False):
+                continue
+            params = tuple(inspect.signature(fn).parameters)[1:]  # drop self
+            members[name] = params
+        cls.members = members
+        cls.tools = tuple(sorted(tools))
+
+    # --- construction -------------------------------------------------------------
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:  # pragma: no cover - every scenario overrides it
+        raise NotImplementedError
+
+    @classmethod
+    def from_seed(cls: type[E], seed: dict) -> E:
+        env = cls()
+        env.load(seed)
+        return env
+
+    def load(self, seed: dict) -> None:  # pragma: no cover - every scenario overrides it
+        raise NotImplementedError
+
+    def clone(self: E) -> E:  # pragma: no cover - every scenario overrides it
+        raise NotImplementedError
+
+    # --- dispatch -----------------------------------------------------------------
+    @classmethod
+    def params_of(cls, name: Any) -> tuple[str, ...] | None:
+        """Parameter names of a member, or None when ``name`` is not a member."""
+        return cls.members.get(name) if isinstance(name, str) else None
+
+    def invoke(self, name: str, params: Any) -> Any:
+        """Call member ``name`` with ``params`` as keyword arguments; may raise."""
+        if name not in self.members:
+            raise KeyError(name)
+        return getattr(self, name)(**params)
+
+    # --- state --------------------------------------------------------------------
+    def snapshot(self) -> dict:  # pragma: no cover - every scenario overrides it
+        """The state document that is hashed (SCORING.md A6)."""
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+"""Verifiers turn a recorded trajectory into a verdict (process, result, taxonomy)."""

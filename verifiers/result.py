@@ -1,0 +1,182 @@
+"""Result check: replay GT and agent calls on fresh environments and compare final
+states by hash (SCORING.md A5, A6), with a field-level diff that says why they differ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from egoeval.tools.canonical import hash_normalised, normalise
+from egoeval.tools.egobench import ScenarioEnv
+
+from .calls import identifier, parameters
+from .context import ScoringContext
+from .profiles import Profile
+
+
+class ReplayError(Exception):
+    """The replay machinery itself failed (a call element that is not an object)."""
+
+
+def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile) -> ScenarioEnv:
+    """Execute ``calls`` in order; failing calls are skipped, partial changes stay."""
+    for n, call in enumerate(calls, 1):
+        if not isinstance(call, dict):
+            raise ReplayError(f"call {n} is not an object")
+        tool = identifier(call)
+        names = ctx.params_of(tool, profile)
+        if names is None:
+            continue  # no such tool: the reference skips it
+        params = parameters(call, profile.accept_arguments_key)
+        if isinstance(params, dict) and not profile.replay_live_semantics:
+            params = {k: v for k, v in params.items() if k in names}
+        try:
+            env.invoke(tool, params)
+        except Exception:  # a failing call changes nothing more; the replay goes on
+            pass
+    return env
+
+
+def snapshot_for(env: ScenarioEnv, profile: Profile) -> dict:
+    snap = env.snapshot()
+    if profile.menus_as_sets and "user_menus" in snap:
+        snap["user_menus"] = {u: sorted(m, key=str) for u, m in snap["user_menus"].items()}
+    if profile.drop_empty_entries:
+        snap = _drop_empty_users(snap)
+    return snap
+
+
+def _drop_empty_users(snap: dict) -> dict:
+    per_user = ("user_carts", "user_orders", "user_shopping_lists", "user_menus")
+    out: dict = {}
+    for k, v in snap.items():
+        if k in per_user:
+            out[k] = {u: lines for u, lines in v.items() if lines}
+        elif k == "restaurants":
+            out[k] = {name: _drop_empty_users(store) for name, store in v.items()}
+        else:
+            out[k] = v
+    return out
+
+
+@dataclass
+class ResultCheck:
+    success: bool
+    gt_hash: str | None
+    agent_hash: str | None
+    diff: list[str]
+    error: str | None = None
+
+
+def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile: Profile,
+                 gt_state: tuple[dict, str] | None = None) -> ResultCheck:
+    """Replay both call lists and compare the final state hashes.
+
+    ``gt_state`` lets callers pass a cached (snapshot, hash) of the GT replay.
+    """
+    try:
+        if gt_state is None:
+            gt_state = final_state(gt_calls, ctx, profile)
+        agent_snap, agent_hash = final_state(agent_calls, ctx, profile)
+    except (ReplayError, TypeError, ValueError) as exc:
+        return ResultCheck(False, None, None, [], error=f"replay failed: {exc}")
+    gt_snap, gt_hash = gt_state
+    same = gt_hash == agent_hash
+    return ResultCheck(same, gt_hash, agent_hash, [] if same else state_diff(gt_snap, agent_snap))
+
+
+def final_state(calls: list, ctx: ScoringContext, profile: Profile) -> tuple[dict, str]:
+    env = ctx.fresh_env()
+    if ctx.scenario == "order":
+        env.create_stores_on_read = profile.reads_create_stores
+    replay(env, calls, ctx, profile)
+    snap = normalise(snapshot_for(env, profile), profile.hash_round_digits)
+    return snap, hash_normalised(snap)
+
+
+# --- explaining a difference ------------------------------------------------------------
+
+_LINE_NAME = ("product_name", "dish_name", "ingredient_name")
+
+
+def state_diff(expected: dict, actual: dict, limit: int = 50) -> list[str]:
+    """Readable differences between the expected (GT) and the agent's final state.
+
+    Lines of carts, orders and lists are compared by item name, so the output reads
+    "cart of user alice: souda red wine quantity 2, expected 1" rather than list indexes.
+    """
+    out: list[str] = []
+    _diff(expected, actual, [], out)
+    if len(out) > limit:
+        out = out[:limit] + [f"... and {len(out) - limit} more differences"]
+    return out
+
+
+_SECTION = {
+    "user_carts": "cart of user", "user_orders": "order of user", "user_shopping_lists": "shopping list of user",
+    "user_menus": "menu of user", "catalog": "catalog entry", "set_meals": "set meal", "ingredients": "ingredient",
+    "recipes": "recipe", "restaurants": "restaurant",
+}
+
+
+def _where(path: list) -> str:
+    parts: list[str] = []
+    i = 0
+    while i < len(path):
+        p = path[i]
+        if p in _SECTION and i + 1 < len(path):
+            parts.append(f"{_SECTION[p]} {path[i + 1]}")
+            i += 2
+        else:
+            parts.append(str(p))
+            i += 1
+    return ", ".join(parts) if parts else "state"
+
+
+def _keyed(lines: list) -> dict | None:
+    """Index a list of line objects by their item name, if it has one."""
+    if not all(isinstance(x, dict) for x in lines):
+        return None
+    for name in _LINE_NAME:
+        if all(name in x for x in lines):
+            keys = [x[name] for x in lines]
+            if len(set(map(repr, keys))) == len(keys):
+                return {k: x for k, x in zip(keys, lines)}
+    return None
+
+
+def _diff(exp: Any, act: Any, path: list, out: list[str]) -> None:
+    if exp == act and type(exp) is type(act):
+        return
+    if isinstance(exp, dict) and isinstance(act, dict):
+        for k in exp:
+            if k not in act:
+                out.append(f"{_where(path)}: missing {k!r}")
+            else:
+                _diff(exp[k], act[k], path + [k], out)
+        for k in act:
+            if k not in exp:
+                out.append(f"{_where(path)}: unexpected {k!r}")
+        return
+    if isinstance(exp, list) and isinstance(act, list):
+        ke, ka = _keyed(exp), _keyed(act)
+        if ke is not None and ka is not None:
+            for name, line in ke.items():
+                if name not in ka:
+                    out.append(f"{_where(path)}: missing {name!r} (expected {_describe(line)})")
+                else:
+                    for f, v in line.items():
+                        if ka[name].get(f) != v or type(ka[name].get(f)) is not type(v):
+                            out.append(f"{_where(path)}: {name!r} {f} {ka[name].get(f)!r}, expected {v!r}")
+            for name, line in ka.items():
+                if name not in ke:
+                    out.append(f"{_where(path)}: unexpected {name!r} ({_describe(line)})")
+            return
+        if sorted(map(repr, exp)) == sorted(map(repr, act)):
+            out.append(f"{_where(path)}: same items in another order: {act!r}, expected {exp!r}")
+            return
+    out.append(f"{_where(path)}: {act!r}, expected {exp!r}")
+
+
+def _describe(line: dict) -> str:
+    return ", ".join(f"{k} {v!r}" for k, v in line.items() if k not in _LINE_NAME)
