@@ -17,8 +17,16 @@ def normalise(value: Any, round_digits: int | None = None) -> Any:
     """Return ``value`` with integral floats as ints and tuples as lists.
 
     ``round_digits`` (used by the ``strict`` profile only) rounds floats first, so that
-    0.1 + 0.2 and 0.3 hash alike.
+    0.1 + 0.2 and 0.3 hash alike. Dispatches on the exact type first: this walk runs
+    over every replayed state, so it is kept cheap.
     """
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return value
+    if t is dict:
+        return {k: normalise(v, round_digits) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [normalise(v, round_digits) for v in value]
     if isinstance(value, float):
         if round_digits is not None and value == value and value not in (float("inf"), float("-inf")):
             value = round(value, round_digits)
@@ -27,7 +35,7 @@ def normalise(value: Any, round_digits: int | None = None) -> Any:
         return {k: normalise(v, round_digits) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [normalise(v, round_digits) for v in value]
-    return value
+    return value  # other scalars, and Frozen sections (already canonical)
 
 
 def canonical_json(value: Any, round_digits: int | None = None) -> str:
@@ -44,6 +52,66 @@ def state_hash(snapshot: Any, round_digits: int | None = None) -> str:
     return sha256_hex(canonical_json(snapshot, round_digits))
 
 
-def hash_normalised(value: Any) -> str:
-    """SHA-256 of a value that :func:`normalise` has already processed."""
-    return sha256_hex(json.dumps(value, sort_keys=True, ensure_ascii=False))
+class Frozen:
+    """A section of a state snapshot whose canonical text is already known.
+
+    Catalogs are large and, in almost every replay, untouched copies of the seed's.
+    Environments share them between clones (copy-on-write) and hand them to the hash
+    as ``Frozen`` so that their text is computed once per seed instead of once per
+    replay. ``value`` is the plain section, for diffs and fallbacks.
+    """
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str, value: Any) -> None:
+        self.text = text
+        self.value = value
+
+
+_frozen_cache: dict[tuple[int, int | None], tuple[Any, Frozen]] = {}
+
+
+def frozen_section(source: Any, project: Any, round_digits: int | None) -> Frozen:
+    """The Frozen text of ``project(source)``, cached by the identity of ``source``.
+
+    Only call this for a ``source`` that is never mutated again (a shared section).
+    """
+    key = (id(source), round_digits)
+    hit = _frozen_cache.get(key)
+    if hit is not None and hit[0] is source:
+        return hit[1]
+    value = project(source)
+    frozen = Frozen(canonical_json(value, round_digits), value)
+    if len(_frozen_cache) > 512:
+        _frozen_cache.clear()
+    _frozen_cache[key] = (source, frozen)  # holding ``source`` keeps its id unique
+    return frozen
+
+
+def thaw(value: Any) -> Any:
+    """The plain value of a snapshot that may contain Frozen sections."""
+    if isinstance(value, Frozen):
+        return value.value
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    return value
+
+
+def _contains_frozen(value: Any, depth: int = 3) -> bool:
+    if isinstance(value, Frozen):
+        return True
+    if depth and isinstance(value, dict):
+        return any(_contains_frozen(v, depth - 1) for v in value.values())
+    return False
+
+
+def snapshot_text(snapshot: Any, round_digits: int | None = None) -> str:
+    """Canonical text of a snapshot with Frozen sections; byte-equal to canonical_json."""
+    if isinstance(snapshot, Frozen):
+        return snapshot.text
+    if (isinstance(snapshot, dict) and all(type(k) is str for k in snapshot)
+            and _contains_frozen(snapshot)):
+        items = (f"{json.dumps(k, ensure_ascii=False)}: {snapshot_text(snapshot[k], round_digits)}"
+                 for k in sorted(snapshot))
+        return "{" + ", ".join(items) + "}"
+    return canonical_json(thaw(snapshot), round_digits)

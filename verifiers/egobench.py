@@ -18,12 +18,12 @@ from .calls import flatten_calls
 from .context import ScoringContext, get_context
 from .process import check_calls
 from .profiles import Profile
-from .result import check_result, final_state
+from .result import FinalState, check_result, final_state
 from .verdict import InvalidEntry, Verdict
 
 USER_ISSUE_KEYS = ("role_consistency", "instruction_following", "resilience", "contextual_robustness")
 
-_gt_cache: dict[tuple, tuple[dict, str]] = {}
+_gt_cache: dict[tuple, FinalState] = {}
 
 
 @dataclass

@@ -3,10 +3,11 @@ states by hash (SCORING.md A5, A6), with a field-level diff that says why they d
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from egoeval.tools.canonical import hash_normalised, normalise
+from egoeval.tools.canonical import Frozen, normalise, sha256_hex, snapshot_text
 from egoeval.tools.egobench import ScenarioEnv
 
 from .calls import identifier, parameters
@@ -37,8 +38,9 @@ def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile)
     return env
 
 
-def snapshot_for(env: ScenarioEnv, profile: Profile) -> dict:
-    snap = env.snapshot()
+def snapshot_for(env: ScenarioEnv, profile: Profile, freeze: bool = False) -> dict:
+    """The snapshot that is hashed under ``profile`` (Q11, Q12 applied)."""
+    snap = env.snapshot(freeze, profile.hash_round_digits)
     if profile.menus_as_sets and "user_menus" in snap:
         snap["user_menus"] = {u: sorted(m, key=str) for u, m in snap["user_menus"].items()}
     if profile.drop_empty_entries:
@@ -60,6 +62,16 @@ def _drop_empty_users(snap: dict) -> dict:
 
 
 @dataclass
+class FinalState:
+    env: ScenarioEnv
+    hash: str
+
+    def snapshot(self, profile: Profile) -> dict:
+        """Normalised snapshot for diffs; untouched catalogs stay Frozen (cheap)."""
+        return normalise(snapshot_for(self.env, profile, freeze=True), profile.hash_round_digits)
+
+
+@dataclass
 class ResultCheck:
     success: bool
     gt_hash: str | None
@@ -69,29 +81,35 @@ class ResultCheck:
 
 
 def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile: Profile,
-                 gt_state: tuple[dict, str] | None = None) -> ResultCheck:
+                 gt_state: FinalState | None = None) -> ResultCheck:
     """Replay both call lists and compare the final state hashes.
 
-    ``gt_state`` lets callers pass a cached (snapshot, hash) of the GT replay.
+    ``gt_state`` lets callers pass a cached final state of the GT replay.
     """
     try:
         if gt_state is None:
             gt_state = final_state(gt_calls, ctx, profile)
-        agent_snap, agent_hash = final_state(agent_calls, ctx, profile)
+        agent_state = final_state(agent_calls, ctx, profile)
     except (ReplayError, TypeError, ValueError) as exc:
         return ResultCheck(False, None, None, [], error=f"replay failed: {exc}")
-    gt_snap, gt_hash = gt_state
-    same = gt_hash == agent_hash
-    return ResultCheck(same, gt_hash, agent_hash, [] if same else state_diff(gt_snap, agent_snap))
+    if gt_state.hash == agent_state.hash:
+        return ResultCheck(True, gt_state.hash, agent_state.hash, [])
+    diff = state_diff(gt_state.snapshot(profile), agent_state.snapshot(profile))
+    return ResultCheck(False, gt_state.hash, agent_state.hash, diff)
 
 
-def final_state(calls: list, ctx: ScoringContext, profile: Profile) -> tuple[dict, str]:
+def final_state(calls: list, ctx: ScoringContext, profile: Profile) -> FinalState:
+    """Replay ``calls`` on a fresh environment and hash the result.
+
+    Raises ReplayError (a call that is not an object) or TypeError (a state that the
+    reference could not serialise either, e.g. mixed-type user keys).
+    """
     env = ctx.fresh_env()
     if ctx.scenario == "order":
         env.create_stores_on_read = profile.reads_create_stores
     replay(env, calls, ctx, profile)
-    snap = normalise(snapshot_for(env, profile), profile.hash_round_digits)
-    return snap, hash_normalised(snap)
+    digits = profile.hash_round_digits
+    return FinalState(env, sha256_hex(snapshot_text(snapshot_for(env, profile, freeze=True), digits)))
 
 
 # --- explaining a difference ------------------------------------------------------------
@@ -146,6 +164,10 @@ def _keyed(lines: list) -> dict | None:
 
 
 def _diff(exp: Any, act: Any, path: list, out: list[str]) -> None:
+    if isinstance(exp, Frozen) or isinstance(act, Frozen):
+        if isinstance(exp, Frozen) and isinstance(act, Frozen) and exp.text == act.text:
+            return
+        exp, act = _plain(exp), _plain(act)
     if exp == act and type(exp) is type(act):
         return
     if isinstance(exp, dict) and isinstance(act, dict):
@@ -176,6 +198,10 @@ def _diff(exp: Any, act: Any, path: list, out: list[str]) -> None:
             out.append(f"{_where(path)}: same items in another order: {act!r}, expected {exp!r}")
             return
     out.append(f"{_where(path)}: {act!r}, expected {exp!r}")
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(value.text) if isinstance(value, Frozen) else value
 
 
 def _describe(line: dict) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, ClassVar, TypeVar
 
+from egoeval.tools.canonical import frozen_section, sha256_hex, snapshot_text
+
 E = TypeVar("E", bound="ScenarioEnv")
 
 NUTRITION_FIELDS = (
@@ -63,9 +65,12 @@ def lower_list(values: Any) -> list:
 
 
 def fuzzy_matches(query: Any, entries: dict[str, dict]) -> list[dict]:
-    """Bidirectional containment lookup (TOOLS.md 2.1), in catalog order."""
+    """Bidirectional containment lookup (TOOLS.md 2.1), in catalog order.
+
+    Stored names are lower-cased on insertion, so only the query needs lowering.
+    """
     q = query.lower()
-    return [e for e in entries.values() if q in e["name"].lower() or e["name"].lower() in q]
+    return [e for e in entries.values() if q in e["name"] or e["name"] in q]
 
 
 def normalise_result(value: Any) -> Any:
@@ -90,7 +95,41 @@ def success(message: str, **extra: Any) -> dict:
     return {"status": "success", "message": message, **extra}
 
 
-class ScenarioEnv:
+class CopyOnWrite:
+    """Share big, rarely written sections (catalogs) between clones until a write.
+
+    Replaying thousands of calls means thousands of fresh environments; copying a
+    catalog for each would dominate scoring time. Sections listed in ``cow_attrs`` are
+    shared after :meth:`_share`; every writer asks :meth:`_writable` first, which copies
+    the section for this object only. Entries inside a section are never mutated in
+    place (writers replace them), so a shallow copy is enough.
+    """
+
+    cow_attrs: ClassVar[tuple[str, ...]] = ()
+
+    def _share(self, other: "CopyOnWrite") -> None:
+        for attr in self.cow_attrs:
+            setattr(other, attr, getattr(self, attr))
+        other._shared = set(self.cow_attrs)
+        self._shared = set(self.cow_attrs)  # the source must copy before writing, too
+
+    def _writable(self, attr: str) -> dict:
+        shared = getattr(self, "_shared", None)
+        if shared and attr in shared:
+            setattr(self, attr, dict(getattr(self, attr)))
+            shared.discard(attr)
+        return getattr(self, attr)
+
+    def _section(self, attr: str, project: Callable[[Any], Any], freeze: bool, round_digits: int | None) -> Any:
+        """A snapshot section; Frozen (cached canonical text) when it is shared."""
+        source = getattr(self, attr)
+        shared = getattr(self, "_shared", None)
+        if freeze and shared and attr in shared:
+            return frozen_section(source, project, round_digits)
+        return project(source)
+
+
+class ScenarioEnv(CopyOnWrite):
     """Base class: member discovery, dispatch by name, seed loading and cloning."""
 
     scenario: ClassVar[str] = ""
@@ -146,6 +185,14 @@ class ScenarioEnv:
         return getattr(self, name)(**params)
 
     # --- state --------------------------------------------------------------------
-    def snapshot(self) -> dict:  # pragma: no cover - every scenario overrides it
-        """The state document that is hashed (SCORING.md A6)."""
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:  # pragma: no cover
+        """The state document that is hashed (SCORING.md A6).
+
+        With ``freeze``, shared sections come as :class:`Frozen` text (see
+        ``egoeval.tools.canonical.snapshot_text``); ``round_digits`` must then be the
+        rounding the hash will use.
+        """
         raise NotImplementedError
+
+    def state_hash(self, round_digits: int | None = None) -> str:
+        return sha256_hex(snapshot_text(self.snapshot(True, round_digits), round_digits))

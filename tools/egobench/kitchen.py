@@ -11,8 +11,20 @@ KITCHEN_NUTRITION_ORDER = ("basis", "serving_size_g", "calories_kcal", "protein_
                            "carbs_g", "sugar_g", "fiber_g", "sodium_mg")
 
 
+def _ingredients_doc(ingredients: dict) -> dict:
+    return {k: {f: i[f] for f in ("name", "quantity", "category", "storage_location", "expiry_date", "nutrition")}
+            for k, i in ingredients.items()}
+
+
+def _recipes_doc(recipes: dict) -> dict:
+    return {k: {"name": r["name"], "ingredients": r["ingredients"], "allergens": r["allergens"],
+                "taste": r["taste"], "nutritional_characteristics": r["nutritional_characteristics"]}
+            for k, r in recipes.items()}
+
+
 class KitchenEnv(ScenarioEnv):
     scenario = "kitchen"
+    cow_attrs = ("ingredients", "recipes")  # no tool writes them
 
     def reset(self) -> None:
         self.ingredients: dict[str, dict] = {}
@@ -22,8 +34,7 @@ class KitchenEnv(ScenarioEnv):
 
     def clone(self) -> "KitchenEnv":
         env = KitchenEnv.__new__(KitchenEnv)
-        env.ingredients = self.ingredients  # no tool changes ingredients or recipes
-        env.recipes = self.recipes
+        self._share(env)
         env.user_menus = {u: list(m) for u, m in self.user_menus.items()}
         env.user_shopping_lists = {u: {k: dict(l) for k, l in s.items()}
                                    for u, s in self.user_shopping_lists.items()}
@@ -34,12 +45,13 @@ class KitchenEnv(ScenarioEnv):
         self.load(data)
 
     def load(self, seed: dict) -> None:
+        ingredients, recipes = self._writable("ingredients"), self._writable("recipes")
         for i in seed.get("ingredients", []):
             name = i.get("name", "").lower()
             if not name:
                 continue
             nutrition = nutrition_record(i.get("nutrition"), default_basis="PER_100G")
-            self.ingredients[name] = {
+            ingredients[name] = {
                 "name": name,
                 "quantity": i.get("quantity", 0),
                 "expiry_date": i.get("expiry_date"),
@@ -51,7 +63,7 @@ class KitchenEnv(ScenarioEnv):
             name = r.get("name", "").lower()
             if not name:
                 continue
-            self.recipes[name] = {
+            recipes[name] = {
                 "name": name,
                 "ingredients": [{"ingredient_name": x.get("ingredient_name", "").lower(),
                                  "quantity": x.get("quantity", 0)} for x in r.get("ingredients", [])],
@@ -75,14 +87,10 @@ class KitchenEnv(ScenarioEnv):
                 lines[key] = {"ingredient_name": key, "quantity": item.get("quantity", 0)}
             self.user_shopping_lists[user] = lines
 
-    def snapshot(self) -> dict:
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
-            "ingredients": {k: {f: i[f] for f in ("name", "quantity", "category", "storage_location",
-                                                  "expiry_date", "nutrition")}
-                            for k, i in self.ingredients.items()},
-            "recipes": {k: {"name": r["name"], "ingredients": r["ingredients"], "allergens": r["allergens"],
-                            "taste": r["taste"], "nutritional_characteristics": r["nutritional_characteristics"]}
-                        for k, r in self.recipes.items()},
+            "ingredients": self._section("ingredients", _ingredients_doc, freeze, round_digits),
+            "recipes": self._section("recipes", _recipes_doc, freeze, round_digits),
             "user_menus": {u: list(m) for u, m in self.user_menus.items()},
             "user_shopping_lists": {u: sorted((dict(l) for l in s.values()), key=lambda l: l["ingredient_name"])
                                     for u, s in self.user_shopping_lists.items()},

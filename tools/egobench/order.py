@@ -66,8 +66,8 @@ class OrderEnv(ScenarioEnv):
                     return name
         return next(iter(self.restaurants), None)
 
-    def snapshot(self) -> dict:
-        return {"restaurants": {name: store.snapshot() for name, store in self.restaurants.items()}}
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
+        return {"restaurants": {name: store.snapshot(freeze, round_digits) for name, store in self.restaurants.items()}}
 
     # --- store lookup ------------------------------------------------------------------
     def _store(self, restaurant_name, read: bool = False) -> Store:

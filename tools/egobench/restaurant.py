@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ScenarioEnv, error, fuzzy_matches, lower_list, member, nutrition_from_input, nutrition_record, success, tool
+from .base import CopyOnWrite, ScenarioEnv, error, fuzzy_matches, lower_list, member, nutrition_from_input, nutrition_record, success, tool
 
 NUTRIENTS = ("calories_kcal", "protein_g", "fat_g", "carbs_g", "sugar_g", "sodium_mg", "fiber_g")
 HASHED_DISH_FIELDS = ("name", "category", "price", "tax_rate", "discount", "nutritional_characteristics",
@@ -31,10 +31,19 @@ def dish_from_seed(d: dict) -> dict:
     }
 
 
-class Store:
+def _catalog_doc(catalog: dict) -> dict:
+    return {k: {f: d[f] for f in HASHED_DISH_FIELDS} for k, d in catalog.items()}
+
+
+def _set_meals_doc(set_meals: dict) -> dict:
+    return {k: {f: m[f] for f in ("name", "included_dishes", "set_meal_price", "set_meal_discount")}
+            for k, m in set_meals.items()}
+
+
+class Store(CopyOnWrite):
     """One restaurant: catalog of dishes, set meals and per-user orders."""
 
-    __slots__ = ("catalog", "set_meals", "user_orders")
+    cow_attrs = ("catalog", "set_meals")  # entries are replaced, never mutated in place
 
     def __init__(self) -> None:
         self.catalog: dict[str, dict] = {}
@@ -42,11 +51,8 @@ class Store:
         self.user_orders: dict[Any, dict[str, dict]] = {}
 
     def clone(self) -> "Store":
-        # Dishes and set meals are replaced, never mutated in place, except by the
-        # price/discount updates, which copy the entry first.
         s = Store.__new__(Store)
-        s.catalog = dict(self.catalog)
-        s.set_meals = dict(self.set_meals)
+        self._share(s)
         s.user_orders = {u: {k: dict(l) for k, l in o.items()} for u, o in self.user_orders.items()}
         return s
 
@@ -57,7 +63,7 @@ class Store:
             key = x.get("dish_name", "").lower()
             if key in self.catalog:
                 included.append({"dish_name": key, "quantity": x.get("quantity", 1.0)})
-        self.set_meals[name] = {"name": name, "included_dishes": included,
+        self._writable("set_meals")[name] = {"name": name, "included_dishes": included,
                                 "set_meal_price": m.get("set_meal_price", 0.0),
                                 "set_meal_discount": m.get("set_meal_discount", 1.0)}
 
@@ -69,11 +75,10 @@ class Store:
                 lines[key] = {"dish_name": key, "quantity": item.get("quantity", 1.0)}
         self.user_orders[user] = lines
 
-    def snapshot(self) -> dict:
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
-            "catalog": {k: {f: d[f] for f in HASHED_DISH_FIELDS} for k, d in self.catalog.items()},
-            "set_meals": {k: {f: m[f] for f in ("name", "included_dishes", "set_meal_price", "set_meal_discount")}
-                          for k, m in self.set_meals.items()},
+            "catalog": self._section("catalog", _catalog_doc, freeze, round_digits),
+            "set_meals": self._section("set_meals", _set_meals_doc, freeze, round_digits),
             "user_orders": {u: sorted((dict(l) for l in o.values()), key=lambda l: l["dish_name"])
                             for u, o in self.user_orders.items()},
         }
@@ -176,14 +181,14 @@ class Store:
             }
         except Exception as exc:  # the reference reports any construction failure
             return error(f"Failed to add/update dish: {exc}")
-        self.catalog[name.lower()] = dish
+        self._writable("catalog")[name.lower()] = dish
         return success(f"Dish '{name}' added/updated successfully.")
 
     def remove_dish_from_catalog(self, name) -> dict:
         key = name.lower()
         if key not in self.catalog:
             return error(f"Dish '{name}' not found in catalog.")
-        del self.catalog[key]
+        del self._writable("catalog")[key]
         for order in self.user_orders.values():
             order.pop(key, None)
         return success(f"Dish '{name}' removed from catalog.")
@@ -192,7 +197,7 @@ class Store:
         key = name.lower()
         if key not in self.catalog:
             return error(f"Dish '{name}' not found in catalog.")
-        self.catalog[key] = {**self.catalog[key], field: value}
+        self._writable("catalog")[key] = {**self.catalog[key], field: value}
         return success(f"{label} of dish '{name}' updated to {value}.")
 
     def create_set_meal(self, set_meal_name, included_dishes, set_meal_price, set_meal_discount) -> dict:
@@ -203,7 +208,7 @@ class Store:
         except Exception as exc:
             return error(f"Failed to create set meal: {exc}")
         key = set_meal_name.lower()
-        self.set_meals[key] = {"name": key, "included_dishes": included_dishes,
+        self._writable("set_meals")[key] = {"name": key, "included_dishes": included_dishes,
                                "set_meal_price": set_meal_price, "set_meal_discount": set_meal_discount}
         return success(f"Set meal '{set_meal_name}' created successfully.")
 
@@ -249,9 +254,10 @@ class Store:
 
 
 def load_store_seed(store: Store, dishes: list, set_meals: list) -> None:
+    catalog = store._writable("catalog")
     for d in dishes:
         dish = dish_from_seed(d)
-        store.catalog[dish["name"]] = dish
+        catalog[dish["name"]] = dish
     for m in set_meals:
         store.add_seed_set_meal(m)
 
@@ -277,8 +283,8 @@ class RestaurantEnv(ScenarioEnv):
             if o.get("user_id"):
                 self.store.add_seed_order(o["user_id"], o.get("items", []), keep_unknown=False)
 
-    def snapshot(self) -> dict:
-        return self.store.snapshot()
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
+        return self.store.snapshot(freeze, round_digits)
 
     # --- tools (thin wrappers over the store) ------------------------------------------
     @tool

@@ -16,8 +16,17 @@ HASHED_PRODUCT_FIELDS = (
 )
 
 
+def _catalog_doc(products: dict) -> dict:
+    return {k: {f: p[f] for f in HASHED_PRODUCT_FIELDS} for k, p in products.items()}
+
+
+def _lists_doc(lists: dict) -> dict:
+    return {u: [dict(i) for i in items] for u, items in lists.items()}
+
+
 class RetailEnv(ScenarioEnv):
     scenario = "retail"
+    cow_attrs = ("products", "user_shopping_lists")
 
     def reset(self) -> None:
         self.products: dict[str, dict] = {}
@@ -25,12 +34,9 @@ class RetailEnv(ScenarioEnv):
         self.user_shopping_lists: dict[Any, list[dict]] = {}
 
     def clone(self) -> "RetailEnv":
-        # Catalog entries are never mutated in place (add_product replaces them), so a
-        # shallow copy of the catalog suffices; carts are mutated and copied by line.
         env = RetailEnv.__new__(RetailEnv)
-        env.products = dict(self.products)
+        self._share(env)  # catalog and shopping lists: copy-on-write
         env.user_carts = {u: {k: dict(l) for k, l in c.items()} for u, c in self.user_carts.items()}
-        env.user_shopping_lists = self.user_shopping_lists  # read-only
         return env
 
     @member
@@ -39,9 +45,11 @@ class RetailEnv(ScenarioEnv):
         self.load(data)
 
     def load(self, seed: dict) -> None:
+        products = self._writable("products")
+        lists = self._writable("user_shopping_lists")
         for p in seed.get("products", []):
             name = p.get("name", " ").lower()
-            self.products[name] = {
+            products[name] = {
                 "name": name,
                 "category": p.get("category", " ").lower(),
                 "sell_type": p.get("sell_type", "single_item").lower(),
@@ -75,20 +83,20 @@ class RetailEnv(ScenarioEnv):
             user = s.get("user_id")
             if not user:
                 continue
-            self.user_shopping_lists[user] = [
+            lists[user] = [
                 {"product_name": i.get("product_name", "").lower(), "quantity": i.get("quantity", 0)}
                 for i in s.get("items", []) or []
             ]
 
-    def snapshot(self) -> dict:
+    def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
-            "catalog": {k: {f: p[f] for f in HASHED_PRODUCT_FIELDS} for k, p in self.products.items()},
+            "catalog": self._section("products", _catalog_doc, freeze, round_digits),
             "user_carts": {
                 u: sorted(({f: line[f] for f in CART_FIELDS} for line in cart.values()),
                           key=lambda line: line["product_name"])
                 for u, cart in self.user_carts.items()
             },
-            "user_shopping_lists": {u: [dict(i) for i in items] for u, items in self.user_shopping_lists.items()},
+            "user_shopping_lists": self._section("user_shopping_lists", _lists_doc, freeze, round_digits),
         }
 
     # --- catalog management ---------------------------------------------------------
@@ -111,7 +119,7 @@ class RetailEnv(ScenarioEnv):
             }
         except Exception as exc:  # the reference reports any construction failure
             return error(f"Failed to add/update product: {exc}")
-        self.products[name.lower()] = entry
+        self._writable("products")[name.lower()] = entry
         return success(f"Product '{name}' added/updated successfully.")
 
     @tool
@@ -120,8 +128,9 @@ class RetailEnv(ScenarioEnv):
         if not matches:
             return error(f"No matching products found for '{name}'.")
         deleted = [p["name"] for p in matches]
+        products = self._writable("products")
         for key in deleted:
-            self.products.pop(key, None)
+            products.pop(key, None)
             for cart in self.user_carts.values():
                 cart.pop(key, None)
         return success(f"Deleted {len(deleted)} product(s): {', '.join(deleted)}", deleted_products=deleted)
