@@ -19,8 +19,13 @@ class ReplayError(Exception):
     """The replay machinery itself failed (a call element that is not an object)."""
 
 
-def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile) -> ScenarioEnv:
-    """Execute ``calls`` in order; failing calls are skipped, partial changes stay."""
+def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile, live: bool = False) -> ScenarioEnv:
+    """Execute ``calls`` in order; failing calls are skipped, partial changes stay.
+
+    Parameters are filtered by the tool's signature as the reference scorer does,
+    unless ``live`` (strict profile, agent side): then an unexpected argument fails the
+    call, as it did when the agent made it.
+    """
     for n, call in enumerate(calls, 1):
         if not isinstance(call, dict):
             raise ReplayError(f"call {n} is not an object")
@@ -29,7 +34,7 @@ def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile)
         if names is None:
             continue  # no such tool: the reference skips it
         params = parameters(call, profile.accept_arguments_key)
-        if isinstance(params, dict) and not profile.replay_live_semantics:
+        if isinstance(params, dict) and not live:
             params = {k: v for k, v in params.items() if k in names}
         try:
             env.invoke(tool, params)
@@ -53,6 +58,7 @@ def _drop_empty_users(snap: dict) -> dict:
     out: dict = {}
     for k, v in snap.items():
         if k in per_user:
+            v = v.value if isinstance(v, Frozen) else v
             out[k] = {u: lines for u, lines in v.items() if lines}
         elif k == "restaurants":
             out[k] = {name: _drop_empty_users(store) for name, store in v.items()}
@@ -89,7 +95,7 @@ def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile
     try:
         if gt_state is None:
             gt_state = final_state(gt_calls, ctx, profile)
-        agent_state = final_state(agent_calls, ctx, profile)
+        agent_state = final_state(agent_calls, ctx, profile, live=profile.replay_live_semantics)
     except (ReplayError, TypeError, ValueError) as exc:
         return ResultCheck(False, None, None, [], error=f"replay failed: {exc}")
     if gt_state.hash == agent_state.hash:
@@ -98,7 +104,7 @@ def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile
     return ResultCheck(False, gt_state.hash, agent_state.hash, diff)
 
 
-def final_state(calls: list, ctx: ScoringContext, profile: Profile) -> FinalState:
+def final_state(calls: list, ctx: ScoringContext, profile: Profile, live: bool = False) -> FinalState:
     """Replay ``calls`` on a fresh environment and hash the result.
 
     Raises ReplayError (a call that is not an object) or TypeError (a state that the
@@ -107,7 +113,7 @@ def final_state(calls: list, ctx: ScoringContext, profile: Profile) -> FinalStat
     env = ctx.fresh_env()
     if ctx.scenario == "order":
         env.create_stores_on_read = profile.reads_create_stores
-    replay(env, calls, ctx, profile)
+    replay(env, calls, ctx, profile, live)
     digits = profile.hash_round_digits
     return FinalState(env, sha256_hex(snapshot_text(snapshot_for(env, profile, freeze=True), digits)))
 

@@ -1,0 +1,114 @@
+"""Score result files: what ``egoeval score`` does, usable in-process.
+
+Inputs are EgoBench results files (``<file>_<mode>.json``), egoeval JSONL logs, or
+folders holding either. A file that cannot be read at all raises ``BadInput``; a
+trajectory that is malformed inside a readable file gets a task-level verdict.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from egoeval.metrics import file_summary, overall_summary
+from egoeval.trajectory import BadInput, read_log, read_results_file, results_file_stem
+from egoeval.verifiers.egobench import FileScore, score_file
+from egoeval.verifiers.profiles import Profile
+from egoeval.verifiers.verdict import InvalidEntry, Verdict
+
+
+@dataclass
+class ScoreReport:
+    profile: str
+    files: dict[str, dict] = field(default_factory=dict)  # label -> file summary
+    verdicts: list[Verdict] = field(default_factory=list)
+    invalid: list[InvalidEntry] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    overall: dict[str, Any] = field(default_factory=dict)
+
+
+def expand_inputs(paths: list[str]) -> list[Path]:
+    """Files named directly, and the results files and logs inside named folders."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(x for x in p.iterdir() if x.suffix in (".json", ".jsonl") and
+                          (x.suffix == ".jsonl" or results_file_stem(x)))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise BadInput(f"{p}: no such file or folder")
+    return out
+
+
+def _results_stem(path: Path) -> str:
+    from egoeval.tasks import egobench as suite
+
+    named = results_file_stem(path)
+    if named is None:
+        raise BadInput(f"{path}: cannot tell the task file from the name; expected <scenario><N>_<mode>.json, "
+                       f"e.g. retail6_easy.json")
+    stem = named[0]
+    try:
+        suite.split_file(stem)
+        suite.raw_tasks(stem)
+    except (ValueError, KeyError):
+        raise BadInput(f"{path}: no EgoBench ground truth for {stem!r}") from None
+    return stem
+
+
+def score_paths(paths: list[str], profile: Profile) -> ScoreReport:
+    from egoeval.tasks import egobench as suite
+
+    report = ScoreReport(profile.name)
+    scored: list[tuple[str, FileScore]] = []
+    for path in expand_inputs(paths):
+        if path.suffix == ".jsonl":
+            _, episodes = read_log(path)
+            by_stem: dict[str, list[tuple[dict, dict]]] = {}
+            for ep in episodes:
+                parts = ep.task.split("/")
+                if len(parts) != 3 or parts[0] != "egobench":
+                    report.skipped.append(f"{path}: episode {ep.episode}: task {ep.task!r} is not an egobench task")
+                    continue
+                try:
+                    gt = next(t for t in suite.raw_tasks(parts[1]) if str(t.get("task_id")) == parts[2])
+                except (KeyError, StopIteration):
+                    report.skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
+                    continue
+                by_stem.setdefault(parts[1], []).append((gt, ep.as_trajectory()))
+            for stem, pairs in by_stem.items():
+                # our logs name their task: score each episode against exactly that task
+                fs = FileScore(stem)
+                for gt, traj in pairs:
+                    one = score_file(stem, [traj], profile, gt_tasks=[gt])
+                    fs.verdicts += one.verdicts
+                    fs.invalid += one.invalid
+                scored.append((f"{path.name}:{stem}", fs))
+        else:
+            stem = _results_stem(path)
+            scored.append((stem if path.name.startswith(stem + "_") else path.name,
+                           score_file(stem, read_results_file(path), profile)))
+    for label, fs in scored:
+        if label in report.files:
+            label = f"{label}#{len(report.files)}"
+        report.files[label] = file_summary(fs.verdicts)
+        report.verdicts += fs.verdicts
+        report.invalid += fs.invalid
+    report.overall = overall_summary(report.files, report.verdicts, profile.pooled_micro)
+    return report
+
+
+def verdict_record(v: Verdict) -> dict[str, Any]:
+    """One line of ``--out``: the official verdict fields first, then ours."""
+    return v.to_dict()
+
+
+def write_verdicts(report: ScoreReport, out: str | os.PathLike) -> None:
+    import json
+
+    with open(out, "w", encoding="utf-8") as fh:
+        for v in report.verdicts:
+            fh.write(json.dumps(verdict_record(v), ensure_ascii=False) + "\n")
