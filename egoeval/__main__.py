@@ -1,0 +1,5 @@
+import sys
+
+from egoeval.cli import main
+
+sys.exit(main())

@@ -1,0 +1,231 @@
+"""The ``egoeval`` command line.
+
+Start-up is kept fast: this module imports only the standard library at load time;
+each command imports what it needs when it runs. Exit codes: 0 success, 1 a check
+failed (e.g. ``validate`` found the oracle failing), 2 bad input (one line on stderr,
+naming the file and entry; never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class CliError(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+def _profile(name: str):
+    from egoeval.verifiers.profiles import PROFILES
+
+    if name not in PROFILES:
+        raise CliError(f"unknown profile {name!r}; choose one of: {', '.join(PROFILES)}")
+    return PROFILES[name]
+
+
+def _suite(name: str) -> None:
+    if name != "egobench":
+        raise CliError(f"unknown suite {name!r}; available: egobench")
+
+
+# --- egoeval tasks --------------------------------------------------------------------
+
+def cmd_tasks_list(args: argparse.Namespace) -> int:
+    from egoeval.tasks import egobench as suite
+
+    _suite(args.suite)
+    if args.scenario and args.scenario not in suite.SCENARIOS:
+        raise CliError(f"unknown scenario {args.scenario!r}; choose one of: {', '.join(suite.SCENARIOS)}")
+    try:
+        tasks = suite.load_tasks(scenario=args.scenario, file=args.file)
+    except KeyError:
+        raise CliError(f"unknown task file {args.file!r}; e.g. retail1, kitchen4, order2") from None
+    if args.json:
+        for t in tasks:
+            print(json.dumps({"id": t.id, "scenario": t.scenario, "file": t.file, "task_id": t.task_id,
+                              "video": t.video, "gt_calls": len(t.ground_truth)}, ensure_ascii=False))
+        return EXIT_OK
+    width = max((len(t.id) for t in tasks), default=2)
+    print(f"{'id':<{width}}  {'video':<24} {'gt':>3}  instruction")
+    for t in tasks:
+        text = " ".join(t.instruction.split())
+        print(f"{t.id:<{width}}  {t.video[:24]:<24} {len(t.ground_truth):>3}  {text[:70]}{'…' if len(text) > 70 else ''}")
+    print(f"{len(tasks)} tasks")
+    return EXIT_OK
+
+
+def cmd_tasks_show(args: argparse.Namespace) -> int:
+    from egoeval.tasks import egobench as suite
+
+    try:
+        task = suite.get_task(args.id)
+    except KeyError:
+        raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7 (see `egoeval tasks list`)") from None
+    if args.json:
+        print(json.dumps(task.to_dict(), ensure_ascii=False, indent=2))
+        return EXIT_OK
+    print(f"{task.id}  ({task.scenario}, seed {task.seed}, video {task.video})")
+    print(f"\nInstruction:\n  {task.instruction}")
+    if task.scene_description:
+        print(f"\nScene:\n  {task.scene_description}")
+    if task.key:
+        print(f"\nVisual key: {task.key} = {', '.join(map(str, task.value))}")
+    if task.analysis:
+        print(f"\nAnalysis:\n  {' '.join(str(task.analysis).split())}")
+    print(f"\nGround truth ({len(task.ground_truth)} calls):")
+    for n, call in enumerate(task.ground_truth, 1):
+        params = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in (call.get("parameters") or {}).items())
+        print(f"  {n}. {call.get('tool_name')}({params})")
+    return EXIT_OK
+
+
+# --- egoeval score ----------------------------------------------------------------------
+
+def _pct(x: float) -> str:
+    return f"{100 * x:6.2f}"
+
+
+def print_score_table(report: Any) -> None:
+    rows = [(label, s) for label, s in report.files.items()] + [("overall", report.overall)]
+    width = max(len(r[0]) for r in rows)
+    print(f"profile: {report.profile}")
+    print(f"{'file':<{width}} {'tasks':>5} {'Tool':>7} {'Result':>7} {'Joint':>7} {'Micro':>7} {'matched':>13}")
+    for label, s in rows:
+        if label == "overall":
+            print("-" * (width + 52))
+        print(f"{label:<{width}} {s['tasks']:>5} {_pct(s['tool_success_rate']):>7} {_pct(s['result_success_rate']):>7} "
+              f"{_pct(s['joint_success_rate']):>7} {_pct(s['micro_acc']):>7} "
+              f"{s['matched_calls']:>6}/{s['gt_calls']:<6}")
+    o = report.overall
+    print(f"success counts: tool {o['tool_success']}, result {o['result_success']}, joint {o['joint_success']}; "
+          f"pooled Micro {_pct(o['pooled_micro_acc']).strip()}%")
+    counts = o["error_category_counts"]
+    if counts:
+        print("error categories: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    excluded = [v for v in report.verdicts if v.excluded]
+    if excluded:
+        print(f"excluded by the {report.profile} profile: {len(excluded)} tasks (GT contradicts the instruction)")
+    for inv in report.invalid:
+        print(f"invalid (not counted): {inv.scenario} task {inv.task_id}: {inv.reason}", file=sys.stderr)
+    for s in report.skipped:
+        print(f"skipped: {s}", file=sys.stderr)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from egoeval.scoring import score_paths, write_verdicts
+    from egoeval.trajectory import BadInput
+
+    _suite(args.suite)
+    profile = _profile(args.profile)
+    try:
+        report = score_paths(args.files, profile)
+    except BadInput as exc:
+        raise CliError(str(exc)) from None
+    if args.out:
+        try:
+            write_verdicts(report, args.out)
+        except OSError as exc:
+            raise CliError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps({"profile": report.profile, "files": report.files, "overall": report.overall,
+                          "invalid": [vars(i) for i in report.invalid], "skipped": report.skipped},
+                         ensure_ascii=False, indent=2))
+    else:
+        print_score_table(report)
+        if args.out:
+            print(f"verdicts: {args.out} ({len(report.verdicts)} tasks)")
+    return EXIT_OK
+
+
+# --- egoeval validate -------------------------------------------------------------------
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from egoeval.validate import validate
+
+    _suite(args.suite)
+    report = validate(_profile(args.profile))
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(f"suite egobench, profile {report.profile}: {report.tasks} tasks")
+        print(f"oracle (ground truth replayed as the agent): joint success {report.oracle_joint_success}/{report.tasks}")
+        for f in report.oracle_failures:
+            print(f"  FAIL {f['task']}: {f['reason']}")
+        print(f"null agent (no calls): joint success {report.null_joint_success}/{report.tasks}")
+        for t in report.null_successes:
+            print(f"  UNEXPECTED SUCCESS {t}")
+        print(f"tasks with defective ground truth: {len(report.defective)}")
+        for d in report.defective:
+            print(f"  {d['task']}: {d['reason']}")
+        print("ok" if report.ok else "FAILED")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+# --- parser -------------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors are bad input: exit 2, one line
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from egoeval import __version__
+
+    p = _Parser(prog="egoeval", description="Evaluate tool-using video-MLLM agents on egocentric tasks.")
+    p.add_argument("--version", action="version", version=f"egoeval {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    t = sub.add_parser("tasks", help="list and show the tasks of a suite")
+    tsub = t.add_subparsers(dest="tasks_command", metavar="ACTION", parser_class=_Parser)
+    tl = tsub.add_parser("list", help="list tasks")
+    tl.add_argument("--suite", default="egobench")
+    tl.add_argument("--scenario", help="retail, kitchen, restaurant or order")
+    tl.add_argument("--file", help="one task file, e.g. retail1")
+    tl.add_argument("--json", action="store_true", help="one JSON object per line")
+    tl.set_defaults(func=cmd_tasks_list)
+    ts = tsub.add_parser("show", help="show one task")
+    ts.add_argument("id", help="task id, e.g. egobench/retail1/7")
+    ts.add_argument("--json", action="store_true")
+    ts.set_defaults(func=cmd_tasks_show)
+
+    s = sub.add_parser("score", help="score result files or logs without re-running them")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="EgoBench results files (<file>_<mode>.json), egoeval logs (.jsonl) or folders")
+    s.add_argument("--suite", default="egobench")
+    s.add_argument("--profile", default="egobench", help="egobench (official, quirks included) or strict")
+    s.add_argument("--out", metavar="V.jsonl", help="write one JSON verdict per task")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.set_defaults(func=cmd_score)
+
+    v = sub.add_parser("validate", help="self-test a suite: oracle, null agent, ground-truth defects")
+    v.add_argument("--suite", default="egobench")
+    v.add_argument("--profile", default="egobench")
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(func=cmd_validate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help() if args.command is None else parser.parse_args([args.command, "--help"])
+        return EXIT_BAD_INPUT if args.command else EXIT_OK
+    try:
+        return func(args)
+    except CliError as exc:
+        print(f"egoeval: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `egoeval tasks list | head`
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
