@@ -97,3 +97,39 @@ def test_state_diff_limits_its_output():
     exp = {"user_orders": {f"u{i}": [{"dish_name": "a", "quantity": 1}] for i in range(80)}}
     out = state_diff(exp, {"user_orders": {}}, limit=10)
     assert len(out) == 11 and out[-1] == "... and 70 more differences"
+
+
+# --- members that are not documented tools (Q15) -------------------------------------------
+
+def test_constructor_called_by_name_wipes_the_state_in_replay():
+    wiped = final_state([call("__init__", junk=1)], RETAIL, EGOBENCH)
+    assert wiped.env.snapshot() == {"catalog": {}, "user_carts": {}, "user_shopping_lists": {}}
+    assert final_state([call("__init__")], RETAIL, STRICT).hash == final_state([], RETAIL, STRICT).hash
+
+
+def test_init_from_json_replaces_only_the_sections_it_is_given():
+    env = final_state([call("init_from_json", data={"user_carts": []})], RETAIL, EGOBENCH).env
+    assert env.user_carts == {} and len(env.products) == 64
+    # a malformed section is cleared first, then loading fails part-way
+    env = final_state([call("init_from_json", data={"user_shopping_lists": [{"user_id": "a"}, 5]})],
+                      RETAIL, EGOBENCH).env
+    assert list(env.user_shopping_lists) == ["a"]
+    # not an object: nothing changes
+    assert final_state([call("init_from_json", data=[1, 2])], RETAIL, EGOBENCH).hash == SEED_RETAIL1
+    # kitchen and order wipe everything first
+    assert final_state([call("init_from_json", data={})], KITCHEN, EGOBENCH).env.snapshot()["recipes"] == {}
+    assert final_state([call("init_from_json", data=None)], ORDER, EGOBENCH).env.restaurants == {}
+
+
+def test_order_helpers_create_stores_like_the_tools_do():
+    for helper in ("_get_store", "_find_matching_dishes"):
+        params = {"restaurant_name": "Nowhere", "query": "x"} if helper != "_get_store" else {"restaurant_name": "Nowhere"}
+        env = final_state([call(helper, **params)], ORDER, EGOBENCH).env
+        assert "Nowhere" in env.restaurants
+    env = final_state([call("_find_matching_products", query=5)], RETAIL, EGOBENCH).env
+    assert env.state_hash() == SEED_RETAIL1
+
+
+def test_a_store_named_null_beside_named_stores_cannot_be_hashed():
+    res = check_result([], [call("get_dish_price", restaurant_name=None, dish_name="x")], ORDER, EGOBENCH)
+    assert not res.success and res.gt_hash is None and res.agent_hash is None

@@ -13,20 +13,26 @@ import json
 from typing import Any
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def normalise(value: Any, round_digits: int | None = None) -> Any:
     """Return ``value`` with integral floats as ints and tuples as lists.
 
     ``round_digits`` (used by the ``strict`` profile only) rounds floats first, so that
-    0.1 + 0.2 and 0.3 hash alike. Dispatches on the exact type first: this walk runs
-    over every replayed state, so it is kept cheap.
+    0.1 + 0.2 and 0.3 hash alike. This walk runs over every replayed state, so plain
+    scalars inside containers are handled inline rather than by a recursive call each.
     """
     t = type(value)
-    if t is str or t is int or t is bool or value is None:
-        return value
     if t is dict:
-        return {k: normalise(v, round_digits) for k, v in value.items()}
+        out = {}
+        for k, v in value.items():
+            out[k] = v if type(v) in _PLAIN else normalise(v, round_digits)
+        return out
     if t is list or t is tuple:
-        return [normalise(v, round_digits) for v in value]
+        return [v if type(v) in _PLAIN else normalise(v, round_digits) for v in value]
+    if t in _PLAIN:
+        return value
     if isinstance(value, float):
         if round_digits is not None and value == value and value not in (float("inf"), float("-inf")):
             value = round(value, round_digits)

@@ -18,12 +18,10 @@ from .calls import flatten_calls
 from .context import ScoringContext, get_context
 from .process import check_calls
 from .profiles import Profile
-from .result import FinalState, check_result, final_state
+from .result import check_result
 from .verdict import InvalidEntry, Verdict
 
 USER_ISSUE_KEYS = ("role_consistency", "instruction_following", "resilience", "contextual_robustness")
-
-_gt_cache: dict[tuple, FinalState] = {}
 
 
 @dataclass
@@ -60,11 +58,7 @@ def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: S
         gt_calls = [c for c in gt_calls if ctx.params_of(c.get("tool_name") or c.get("name"), profile) is not None]
     agent_calls = flatten_calls(trajectory.get("tool_calls", []))
     proc = check_calls(gt_calls, agent_calls, ctx, profile)
-    key = (stem, position, profile, id(gt_task))
-    gt_state = _gt_cache.get(key)
-    if gt_state is None:
-        gt_state = _gt_cache[key] = final_state(gt_calls, ctx, profile)
-    res = check_result(gt_calls, agent_calls, ctx, profile, gt_state=gt_state)
+    res = check_result(gt_calls, agent_calls, ctx, profile)
     tool_ok = proc.matched == proc.gt_calls and proc.gt_calls > 0
     notes = [n for n in (proc.error, res.error) if n]
     return Verdict(

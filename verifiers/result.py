@@ -86,15 +86,10 @@ class ResultCheck:
     error: str | None = None
 
 
-def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile: Profile,
-                 gt_state: FinalState | None = None) -> ResultCheck:
-    """Replay both call lists and compare the final state hashes.
-
-    ``gt_state`` lets callers pass a cached final state of the GT replay.
-    """
+def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile: Profile) -> ResultCheck:
+    """Replay both call lists and compare the final state hashes."""
     try:
-        if gt_state is None:
-            gt_state = final_state(gt_calls, ctx, profile)
+        gt_state = final_state(gt_calls, ctx, profile)
         agent_state = final_state(agent_calls, ctx, profile, live=profile.replay_live_semantics)
     except (ReplayError, TypeError, ValueError) as exc:
         return ResultCheck(False, None, None, [], error=f"replay failed: {exc}")
@@ -104,12 +99,33 @@ def check_result(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile
     return ResultCheck(False, gt_state.hash, agent_state.hash, diff)
 
 
+_memo: dict[tuple, FinalState] = {}
+
+
 def final_state(calls: list, ctx: ScoringContext, profile: Profile, live: bool = False) -> FinalState:
     """Replay ``calls`` on a fresh environment and hash the result.
 
+    Replays are deterministic, so results are memoised by the exact call list: the
+    ground truth of a task is replayed once however many agents are scored against it,
+    and an agent that makes the same calls (an oracle, a null agent) costs nothing.
     Raises ReplayError (a call that is not an object) or TypeError (a state that the
     reference could not serialise either, e.g. mixed-type user keys).
     """
+    try:
+        key: tuple | None = (ctx.scenario, ctx.variant, profile, live, json.dumps(calls, ensure_ascii=False))
+    except (TypeError, ValueError):
+        key = None
+    hit = _memo.get(key) if key else None
+    if hit is None:
+        hit = _replay_and_hash(calls, ctx, profile, live)
+        if key:
+            if len(_memo) >= 8192:
+                _memo.clear()
+            _memo[key] = hit
+    return hit
+
+
+def _replay_and_hash(calls: list, ctx: ScoringContext, profile: Profile, live: bool) -> FinalState:
     env = ctx.fresh_env()
     if ctx.scenario == "order":
         env.create_stores_on_read = profile.reads_create_stores

@@ -113,6 +113,13 @@ class CopyOnWrite:
         other._shared = set(self.cow_attrs)
         self._shared = set(self.cow_attrs)  # the source must copy before writing, too
 
+    def _replace(self, attr: str, value: Any) -> None:
+        """Give this object a new section of its own (nothing shared any more)."""
+        setattr(self, attr, value)
+        shared = getattr(self, "_shared", None)
+        if shared:
+            shared.discard(attr)
+
     def _writable(self, attr: str) -> dict:
         shared = getattr(self, "_shared", None)
         if shared and attr in shared:
@@ -150,11 +157,14 @@ class ScenarioEnv(CopyOnWrite):
                 continue
             params = tuple(inspect.signature(fn).parameters)[1:]  # drop self
             members[name] = params
+        # Calling the constructor by name re-initialises the object: an empty state.
+        members["__init__"] = ()
         cls.members = members
         cls.tools = tuple(sorted(tools))
 
     # --- construction -------------------------------------------------------------
     def __init__(self) -> None:
+        self._shared: set[str] = set()
         self.reset()
 
     def reset(self) -> None:  # pragma: no cover - every scenario overrides it

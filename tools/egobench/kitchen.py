@@ -42,11 +42,14 @@ class KitchenEnv(ScenarioEnv):
 
     @member
     def init_from_json(self, data: dict) -> None:
+        """The seed loader, reachable by name as in the reference (Q15)."""
         self.load(data)
 
     def load(self, seed: dict) -> None:
-        ingredients, recipes = self._writable("ingredients"), self._writable("recipes")
-        for i in seed.get("ingredients", []):
+        """Wipe the whole state, then load the sections present in ``seed``."""
+        self.__init__()
+        ingredients, recipes = self.ingredients, self.recipes
+        for i in seed["ingredients"] if "ingredients" in seed else []:
             name = i.get("name", "").lower()
             if not name:
                 continue
@@ -59,7 +62,7 @@ class KitchenEnv(ScenarioEnv):
                 "category": i.get("category", "").lower(),
                 "nutrition": {k: nutrition[k] for k in KITCHEN_NUTRITION_ORDER},
             }
-        for r in seed.get("recipes", []):
+        for r in seed["recipes"] if "recipes" in seed else []:
             name = r.get("name", "").lower()
             if not name:
                 continue
@@ -73,11 +76,11 @@ class KitchenEnv(ScenarioEnv):
                 "nutritional_characteristics": lower_list(r.get("nutritional_characteristics", [])),
                 "nutrition": r.get("nutrition"),
             }
-        for m in seed.get("user_menus", []):
+        for m in seed["user_menus"] if "user_menus" in seed else []:
             user = m.get("user_id")
             if user:
                 self.user_menus[user] = [x.lower() for x in m.get("recipes", [])]
-        for s in seed.get("user_shopping_lists", []):
+        for s in seed["user_shopping_lists"] if "user_shopping_lists" in seed else []:
             user = s.get("user_id")
             if not user:
                 continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ScenarioEnv, member, tool
+from .base import ScenarioEnv, fuzzy_matches, member, tool
 from .restaurant import NUTRIENTS, Store, load_store_seed
 
 READ_TOOLS = frozenset({
@@ -37,19 +37,22 @@ class OrderEnv(ScenarioEnv):
 
     @member
     def init_from_json(self, data: dict) -> None:
+        """The seed loader, reachable by name as in the reference (Q15)."""
         self.load(data)
 
     def load(self, seed: dict) -> None:
+        """Wipe the whole state, then load the sections present in ``seed``."""
+        self.restaurants = {}
         by_restaurant: dict[Any, tuple[list, list]] = {}
-        for d in seed.get("dishes", []):
+        for d in seed["dishes"] if "dishes" in seed else []:
             if d.get("restaurant_name"):
                 by_restaurant.setdefault(d["restaurant_name"], ([], []))[0].append(d)
-        for m in seed.get("set_meals", []):
+        for m in seed["set_meals"] if "set_meals" in seed else []:
             if m.get("restaurant_name"):
                 by_restaurant.setdefault(m["restaurant_name"], ([], []))[1].append(m)
         for name, (dishes, meals) in by_restaurant.items():
             load_store_seed(self.restaurants.setdefault(name, Store()), dishes, meals)
-        for o in seed.get("user_orders", []):
+        for o in seed["user_orders"] if "user_orders" in seed else []:
             user = o.get("user_id")
             if not user:
                 continue
@@ -78,6 +81,19 @@ class OrderEnv(ScenarioEnv):
                 return store  # a throw-away empty store: nothing is added to the state
             self.restaurants[restaurant_name] = store
         return store
+
+    @member
+    def _get_store(self, restaurant_name):
+        """The store helper: get or create a store; callable by name in the reference."""
+        return self._store(restaurant_name)
+
+    @member
+    def _find_matching_dishes(self, restaurant_name, query):
+        return fuzzy_matches(query, self._store(restaurant_name, True).catalog)
+
+    @member
+    def _find_matching_set_meals(self, restaurant_name, query):
+        return fuzzy_matches(query, self._store(restaurant_name, True).set_meals)
 
     def _find_store(self, restaurant_name) -> Store | None:
         """The compute tools' lookup: exact name, then case-insensitive; never creates."""

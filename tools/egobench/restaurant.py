@@ -254,6 +254,7 @@ class Store(CopyOnWrite):
 
 
 def load_store_seed(store: Store, dishes: list, set_meals: list) -> None:
+    """Add seed dishes and set meals to a store (set meals need the dishes first)."""
     catalog = store._writable("catalog")
     for d in dishes:
         dish = dish_from_seed(d)
@@ -275,13 +276,37 @@ class RestaurantEnv(ScenarioEnv):
 
     @member
     def init_from_json(self, data: dict) -> None:
+        """The seed loader, reachable by name as in the reference (Q15)."""
         self.load(data)
 
     def load(self, seed: dict) -> None:
-        load_store_seed(self.store, seed.get("dishes", []), seed.get("set_meals", []))
-        for o in seed.get("user_orders", []):
-            if o.get("user_id"):
-                self.store.add_seed_order(o["user_id"], o.get("items", []), keep_unknown=False)
+        """Load seed sections. Each section present in ``seed`` replaces the current one
+        (cleared first, so a malformed section leaves it partly loaded); absent
+        sections stay as they are."""
+        if "dishes" in seed:
+            items = seed["dishes"]
+            self.store._replace("catalog", {})
+            load_store_seed(self.store, items, [])
+        if "set_meals" in seed:
+            items = seed["set_meals"]
+            self.store._replace("set_meals", {})
+            load_store_seed(self.store, [], items)
+        if "user_orders" in seed:
+            items = seed["user_orders"]
+            self.store.user_orders = {}
+            for o in items:
+                if o.get("user_id"):
+                    self.store.add_seed_order(o["user_id"], o.get("items", []), keep_unknown=False)
+
+    @member
+    def _find_matching_dishes(self, query):
+        """The fuzzy dish lookup helper (TOOLS.md 2.1); callable by name in the reference."""
+        return fuzzy_matches(query, self.store.catalog)
+
+    @member
+    def _find_matching_set_meals(self, query):
+        """The fuzzy set-meal lookup helper; callable by name in the reference."""
+        return fuzzy_matches(query, self.store.set_meals)
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return self.store.snapshot(freeze, round_digits)

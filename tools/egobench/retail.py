@@ -41,15 +41,30 @@ class RetailEnv(ScenarioEnv):
 
     @member
     def init_from_json(self, data: dict) -> None:
-        """The seed loader; also reachable by name, as in the reference."""
+        """The seed loader, reachable by name as in the reference (Q15)."""
         self.load(data)
 
     def load(self, seed: dict) -> None:
-        products = self._writable("products")
-        lists = self._writable("user_shopping_lists")
-        for p in seed.get("products", []):
+        """Load seed sections. Each section present in ``seed`` replaces the current one
+        (cleared first, so a malformed section leaves it partly loaded); absent
+        sections stay as they are."""
+        if "products" in seed:
+            items = seed["products"]
+            self._replace("products", {})
+            self._load_products(items)
+        if "user_carts" in seed:
+            items = seed["user_carts"]
+            self.user_carts = {}
+            self._load_carts(items)
+        if "user_shopping_lists" in seed:
+            items = seed["user_shopping_lists"]
+            self._replace("user_shopping_lists", {})
+            self._load_lists(items)
+
+    def _load_products(self, items: Any) -> None:
+        for p in items:
             name = p.get("name", " ").lower()
-            products[name] = {
+            self.products[name] = {
                 "name": name,
                 "category": p.get("category", " ").lower(),
                 "sell_type": p.get("sell_type", "single_item").lower(),
@@ -62,7 +77,9 @@ class RetailEnv(ScenarioEnv):
                 "nutrition": nutrition_record(p.get("nutrition")),
                 "allergens": p.get("allergens", []),
             }
-        for c in seed.get("user_carts", []):
+
+    def _load_carts(self, items: Any) -> None:
+        for c in items:
             user = c.get("user_id")
             if not user:
                 continue
@@ -79,11 +96,13 @@ class RetailEnv(ScenarioEnv):
                     "discount": product["discount"] if product else 1.0,
                 }
             self.user_carts[user] = cart
-        for s in seed.get("user_shopping_lists", []):
+
+    def _load_lists(self, items: Any) -> None:
+        for s in items:
             user = s.get("user_id")
             if not user:
                 continue
-            lists[user] = [
+            self.user_shopping_lists[user] = [
                 {"product_name": i.get("product_name", "").lower(), "quantity": i.get("quantity", 0)}
                 for i in s.get("items", []) or []
             ]
@@ -98,6 +117,11 @@ class RetailEnv(ScenarioEnv):
             },
             "user_shopping_lists": self._section("user_shopping_lists", _lists_doc, freeze, round_digits),
         }
+
+    @member
+    def _find_matching_products(self, query):
+        """The fuzzy lookup helper (TOOLS.md 2.1); callable by name in the reference."""
+        return fuzzy_matches(query, self.products)
 
     # --- catalog management ---------------------------------------------------------
     @tool
@@ -124,7 +148,7 @@ class RetailEnv(ScenarioEnv):
 
     @tool
     def delete_product(self, name):
-        matches = fuzzy_matches(name, self.products)
+        matches = self._find_matching_products(name)
         if not matches:
             return error(f"No matching products found for '{name}'.")
         deleted = [p["name"] for p in matches]
@@ -137,7 +161,7 @@ class RetailEnv(ScenarioEnv):
 
     # --- per-product queries ----------------------------------------------------------
     def _query(self, product_name, field: str) -> dict:
-        matches = fuzzy_matches(product_name, self.products)
+        matches = self._find_matching_products(product_name)
         if not matches:
             return error(f"No matching products found for '{product_name}'.")
         return {"products": [{"product_name": p["name"], field: p[field]} for p in matches],
