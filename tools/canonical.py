@@ -88,14 +88,14 @@ def frozen_section(source: Any, project: Any, round_digits: int | None) -> Froze
         return hit[1]
     value = project(source)
     frozen = Frozen(canonical_json(value, round_digits), value)
-    if len(_frozen_cache) > 512:
+    if len(_frozen_cache) > 8192:
         _frozen_cache.clear()
     _frozen_cache[key] = (source, frozen)  # holding ``source`` keeps its id unique
     return frozen
 
 
 def thaw(value: Any) -> Any:
-    """The plain value of a snapshot that may contain Frozen sections."""
+    """The plain value of a snapshot that may contain Frozen sections (at any depth)."""
     if isinstance(value, Frozen):
         return value.value
     if isinstance(value, dict):

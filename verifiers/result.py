@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from egoeval.tools.canonical import Frozen, normalise, sha256_hex, snapshot_text
+from egoeval.tools.canonical import Frozen, normalise, sha256_hex, snapshot_text, thaw
 from egoeval.tools.egobench import ScenarioEnv
 
 from .calls import identifier, parameters
@@ -47,7 +47,7 @@ def snapshot_for(env: ScenarioEnv, profile: Profile, freeze: bool = False) -> di
     """The snapshot that is hashed under ``profile`` (Q11, Q12 applied)."""
     snap = env.snapshot(freeze, profile.hash_round_digits)
     if profile.menus_as_sets and "user_menus" in snap:
-        snap["user_menus"] = {u: sorted(m, key=str) for u, m in snap["user_menus"].items()}
+        snap["user_menus"] = {u: sorted(thaw(m), key=str) for u, m in thaw(snap["user_menus"]).items()}
     if profile.drop_empty_entries:
         snap = _drop_empty_users(snap)
     return snap
@@ -58,8 +58,7 @@ def _drop_empty_users(snap: dict) -> dict:
     out: dict = {}
     for k, v in snap.items():
         if k in per_user:
-            v = v.value if isinstance(v, Frozen) else v
-            out[k] = {u: lines for u, lines in v.items() if lines}
+            out[k] = {u: lines for u, lines in thaw(v).items() if thaw(lines)}
         elif k == "restaurants":
             out[k] = {name: _drop_empty_users(store) for name, store in v.items()}
         else:

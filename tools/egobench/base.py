@@ -95,30 +95,47 @@ def success(message: str, **extra: Any) -> dict:
     return {"status": "success", "message": message, **extra}
 
 
-class CopyOnWrite:
-    """Share big, rarely written sections (catalogs) between clones until a write.
+def copy_entry(entry: Any) -> Any:
+    """A private copy of one user's entry: its lines are mutated in place by tools."""
+    if isinstance(entry, dict):
+        return {k: dict(v) if isinstance(v, dict) else v for k, v in entry.items()}
+    return list(entry)
 
-    Replaying thousands of calls means thousands of fresh environments; copying a
-    catalog for each would dominate scoring time. Sections listed in ``cow_attrs`` are
-    shared after :meth:`_share`; every writer asks :meth:`_writable` first, which copies
-    the section for this object only. Entries inside a section are never mutated in
-    place (writers replace them), so a shallow copy is enough.
+
+class CopyOnWrite:
+    """Share sections between clones until one of them writes.
+
+    Replaying thousands of calls means thousands of fresh environments, and hashing
+    each final state. Copying and re-serialising whole catalogs and every user's cart
+    for each would dominate scoring time, although a replay touches a few entries.
+
+    - ``cow_attrs`` (catalogs): shared after :meth:`_share`; a writer asks
+      :meth:`_writable` first, which shallow-copies the section for this object only.
+      Entries are never mutated in place (writers replace them).
+    - ``user_attrs`` (carts, orders, menus, lists: ``{user: entry}``): shared the same
+      way, and each user's entry is copied on its first write (:meth:`_user_entry`),
+      since tools mutate lines in place.
+
+    A shared section or entry is never mutated by anyone, so its canonical text can be
+    cached by identity (:meth:`_section`, :meth:`_users_section`).
     """
 
     cow_attrs: ClassVar[tuple[str, ...]] = ()
+    user_attrs: ClassVar[tuple[str, ...]] = ()
 
     def _share(self, other: "CopyOnWrite") -> None:
-        for attr in self.cow_attrs:
+        attrs = self.cow_attrs + self.user_attrs
+        for attr in attrs:
             setattr(other, attr, getattr(self, attr))
-        other._shared = set(self.cow_attrs)
-        self._shared = set(self.cow_attrs)  # the source must copy before writing, too
+        for obj in (other, self):  # the source must copy before writing, too
+            obj._shared = set(attrs)
+            obj._own_users = {attr: set() for attr in self.user_attrs}
 
     def _replace(self, attr: str, value: Any) -> None:
         """Give this object a new section of its own (nothing shared any more)."""
         setattr(self, attr, value)
-        shared = getattr(self, "_shared", None)
-        if shared:
-            shared.discard(attr)
+        getattr(self, "_shared", set()).discard(attr)
+        getattr(self, "_own_users", {}).pop(attr, None)
 
     def _writable(self, attr: str) -> dict:
         shared = getattr(self, "_shared", None)
@@ -127,6 +144,34 @@ class CopyOnWrite:
             shared.discard(attr)
         return getattr(self, attr)
 
+    def _user_entry(self, attr: str, user: Any, create: Callable[[], Any] | None = None) -> Any:
+        """``user``'s entry of a per-user section, private to this object, for writing.
+
+        Missing entries are created with ``create()`` (or None is returned). An
+        unhashable ``user`` raises TypeError before anything changes, as a plain dict
+        lookup would.
+        """
+        users = getattr(self, attr)
+        owned = getattr(self, "_own_users", {}).get(attr)
+        if user not in users:
+            if create is None:
+                return None
+            entry = self._writable(attr)[user] = create()
+        elif owned is not None and user not in owned:
+            entry = self._writable(attr)[user] = copy_entry(users[user])
+        else:
+            return users[user]
+        if owned is not None:
+            owned.add(user)
+        return entry
+
+    def _set_user(self, attr: str, user: Any, entry: Any) -> None:
+        """Give ``user`` a new, private entry."""
+        self._writable(attr)[user] = entry
+        owned = getattr(self, "_own_users", {}).get(attr)
+        if owned is not None:
+            owned.add(user)
+
     def _section(self, attr: str, project: Callable[[Any], Any], freeze: bool, round_digits: int | None) -> Any:
         """A snapshot section; Frozen (cached canonical text) when it is shared."""
         source = getattr(self, attr)
@@ -134,6 +179,15 @@ class CopyOnWrite:
         if freeze and shared and attr in shared:
             return frozen_section(source, project, round_digits)
         return project(source)
+
+    def _users_section(self, attr: str, project: Callable[[Any], Any], freeze: bool,
+                       round_digits: int | None) -> dict:
+        """A per-user snapshot section; shared entries come as Frozen text."""
+        users = getattr(self, attr)
+        owned = getattr(self, "_own_users", {}).get(attr) if freeze else None
+        if owned is None:
+            return {u: project(e) for u, e in users.items()}
+        return {u: project(e) if u in owned else frozen_section(e, project, round_digits) for u, e in users.items()}
 
 
 class ScenarioEnv(CopyOnWrite):
@@ -165,6 +219,7 @@ class ScenarioEnv(CopyOnWrite):
     # --- construction -------------------------------------------------------------
     def __init__(self) -> None:
         self._shared: set[str] = set()
+        self._own_users: dict[str, set] = {}  # no entry: every user's entry is private
         self.reset()
 
     def reset(self) -> None:  # pragma: no cover - every scenario overrides it

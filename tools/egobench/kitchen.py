@@ -22,9 +22,14 @@ def _recipes_doc(recipes: dict) -> dict:
             for k, r in recipes.items()}
 
 
+def _shopping_list_doc(lines: dict) -> list:
+    return sorted((dict(line) for line in lines.values()), key=lambda line: line["ingredient_name"])
+
+
 class KitchenEnv(ScenarioEnv):
     scenario = "kitchen"
     cow_attrs = ("ingredients", "recipes")  # no tool writes them
+    user_attrs = ("user_menus", "user_shopping_lists")
 
     def reset(self) -> None:
         self.ingredients: dict[str, dict] = {}
@@ -35,9 +40,6 @@ class KitchenEnv(ScenarioEnv):
     def clone(self) -> "KitchenEnv":
         env = KitchenEnv.__new__(KitchenEnv)
         self._share(env)
-        env.user_menus = {u: list(m) for u, m in self.user_menus.items()}
-        env.user_shopping_lists = {u: {k: dict(l) for k, l in s.items()}
-                                   for u, s in self.user_shopping_lists.items()}
         return env
 
     @member
@@ -94,9 +96,9 @@ class KitchenEnv(ScenarioEnv):
         return {
             "ingredients": self._section("ingredients", _ingredients_doc, freeze, round_digits),
             "recipes": self._section("recipes", _recipes_doc, freeze, round_digits),
-            "user_menus": {u: list(m) for u, m in self.user_menus.items()},
-            "user_shopping_lists": {u: sorted((dict(l) for l in s.values()), key=lambda l: l["ingredient_name"])
-                                    for u, s in self.user_shopping_lists.items()},
+            "user_menus": self._users_section("user_menus", list, freeze, round_digits),
+            "user_shopping_lists": self._users_section("user_shopping_lists", _shopping_list_doc, freeze,
+                                                       round_digits),
         }
 
     # --- lookups ----------------------------------------------------------------------
@@ -260,7 +262,7 @@ class KitchenEnv(ScenarioEnv):
         key = recipe_name.lower()
         if key not in self.recipes:
             return error(f"Recipe '{recipe_name}' not found.")
-        menu = self.user_menus.setdefault(user_id, [])
+        menu = self._user_entry("user_menus", user_id, create=list)
         if key in menu:
             return success(f"Recipe '{recipe_name}' already in menu.", menu=list(menu))
         menu.append(key)
@@ -273,6 +275,7 @@ class KitchenEnv(ScenarioEnv):
         menu = self.user_menus[user_id]
         key = recipe_name.lower()
         if key in menu:
+            menu = self._user_entry("user_menus", user_id)
             menu.remove(key)
             return success(f"Recipe '{recipe_name}' removed from menu.", menu=list(menu))
         return error(f"Recipe '{recipe_name}' not found in menu.", menu=list(menu))
@@ -287,7 +290,7 @@ class KitchenEnv(ScenarioEnv):
         if quantity <= 0:
             return error("Quantity must be greater than 0.")
         key = ingredient_name.lower()
-        lines = self.user_shopping_lists.setdefault(user_id, {})
+        lines = self._user_entry("user_shopping_lists", user_id, create=dict)
         if key in lines:
             lines[key]["quantity"] += quantity
         else:
@@ -301,6 +304,6 @@ class KitchenEnv(ScenarioEnv):
         lines = self.user_shopping_lists[user_id]
         key = ingredient_name.lower()
         if key in lines:
-            del lines[key]
+            del self._user_entry("user_shopping_lists", user_id)[key]
             return success(f"Removed '{ingredient_name}' from shopping list.")
         return error(f"'{ingredient_name}' not found in shopping list.")

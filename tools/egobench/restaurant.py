@@ -40,12 +40,19 @@ def _set_meals_doc(set_meals: dict) -> dict:
             for k, m in set_meals.items()}
 
 
+def _order_doc(lines: dict) -> list:
+    return sorted((dict(line) for line in lines.values()), key=lambda line: line["dish_name"])
+
+
 class Store(CopyOnWrite):
     """One restaurant: catalog of dishes, set meals and per-user orders."""
 
     cow_attrs = ("catalog", "set_meals")  # entries are replaced, never mutated in place
+    user_attrs = ("user_orders",)
 
     def __init__(self) -> None:
+        self._shared: set[str] = set()
+        self._own_users: dict[str, set] = {}
         self.catalog: dict[str, dict] = {}
         self.set_meals: dict[str, dict] = {}
         self.user_orders: dict[Any, dict[str, dict]] = {}
@@ -53,7 +60,6 @@ class Store(CopyOnWrite):
     def clone(self) -> "Store":
         s = Store.__new__(Store)
         self._share(s)
-        s.user_orders = {u: {k: dict(l) for k, l in o.items()} for u, o in self.user_orders.items()}
         return s
 
     def add_seed_set_meal(self, m: dict) -> None:
@@ -73,14 +79,13 @@ class Store(CopyOnWrite):
             key = item.get("dish_name", "").lower()
             if keep_unknown or key in self.catalog or key in self.set_meals:
                 lines[key] = {"dish_name": key, "quantity": item.get("quantity", 1.0)}
-        self.user_orders[user] = lines
+        self._set_user("user_orders", user, lines)
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
             "catalog": self._section("catalog", _catalog_doc, freeze, round_digits),
             "set_meals": self._section("set_meals", _set_meals_doc, freeze, round_digits),
-            "user_orders": {u: sorted((dict(l) for l in o.values()), key=lambda l: l["dish_name"])
-                            for u, o in self.user_orders.items()},
+            "user_orders": self._users_section("user_orders", _order_doc, freeze, round_digits),
         }
 
     # --- queries ---------------------------------------------------------------------
@@ -117,7 +122,7 @@ class Store(CopyOnWrite):
 
     # --- order writes ------------------------------------------------------------------
     def add_line(self, user_id, key: str, quantity) -> None:
-        order = self.user_orders.setdefault(user_id, {})
+        order = self._user_entry("user_orders", user_id, create=dict)
         if key in order:
             order[key]["quantity"] += quantity
         else:
@@ -129,6 +134,7 @@ class Store(CopyOnWrite):
         order = self.user_orders.get(user_id)
         if order is None or key not in order:
             return None
+        order = self._user_entry("user_orders", user_id)
         new = order[key]["quantity"] - quantity
         if new <= 0:
             del order[key]
@@ -153,7 +159,7 @@ class Store(CopyOnWrite):
 
     def clear_user_order(self, user_id) -> dict:
         if user_id in self.user_orders:
-            self.user_orders[user_id] = {}
+            self._set_user("user_orders", user_id, {})
         return success(f"Order cleared for user {user_id}.")
 
     def add_set_meal_to_order(self, user_id, set_meal_name, quantity) -> dict:
@@ -189,8 +195,9 @@ class Store(CopyOnWrite):
         if key not in self.catalog:
             return error(f"Dish '{name}' not found in catalog.")
         del self._writable("catalog")[key]
-        for order in self.user_orders.values():
-            order.pop(key, None)
+        for user, order in list(self.user_orders.items()):
+            if key in order:
+                del self._user_entry("user_orders", user)[key]
         return success(f"Dish '{name}' removed from catalog.")
 
     def update_dish(self, name, field: str, value, label: str) -> dict:
@@ -293,7 +300,7 @@ class RestaurantEnv(ScenarioEnv):
             load_store_seed(self.store, [], items)
         if "user_orders" in seed:
             items = seed["user_orders"]
-            self.store.user_orders = {}
+            self.store._replace("user_orders", {})
             for o in items:
                 if o.get("user_id"):
                     self.store.add_seed_order(o["user_id"], o.get("items", []), keep_unknown=False)

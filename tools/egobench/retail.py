@@ -24,9 +24,14 @@ def _lists_doc(lists: dict) -> dict:
     return {u: [dict(i) for i in items] for u, items in lists.items()}
 
 
+def _cart_doc(cart: dict) -> list:
+    return sorted(({f: line[f] for f in CART_FIELDS} for line in cart.values()), key=lambda line: line["product_name"])
+
+
 class RetailEnv(ScenarioEnv):
     scenario = "retail"
     cow_attrs = ("products", "user_shopping_lists")
+    user_attrs = ("user_carts",)
 
     def reset(self) -> None:
         self.products: dict[str, dict] = {}
@@ -35,8 +40,7 @@ class RetailEnv(ScenarioEnv):
 
     def clone(self) -> "RetailEnv":
         env = RetailEnv.__new__(RetailEnv)
-        self._share(env)  # catalog and shopping lists: copy-on-write
-        env.user_carts = {u: {k: dict(l) for k, l in c.items()} for u, c in self.user_carts.items()}
+        self._share(env)
         return env
 
     @member
@@ -54,7 +58,7 @@ class RetailEnv(ScenarioEnv):
             self._load_products(items)
         if "user_carts" in seed:
             items = seed["user_carts"]
-            self.user_carts = {}
+            self._replace("user_carts", {})
             self._load_carts(items)
         if "user_shopping_lists" in seed:
             items = seed["user_shopping_lists"]
@@ -110,11 +114,7 @@ class RetailEnv(ScenarioEnv):
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
             "catalog": self._section("products", _catalog_doc, freeze, round_digits),
-            "user_carts": {
-                u: sorted(({f: line[f] for f in CART_FIELDS} for line in cart.values()),
-                          key=lambda line: line["product_name"])
-                for u, cart in self.user_carts.items()
-            },
+            "user_carts": self._users_section("user_carts", _cart_doc, freeze, round_digits),
             "user_shopping_lists": self._section("user_shopping_lists", _lists_doc, freeze, round_digits),
         }
 
@@ -155,8 +155,9 @@ class RetailEnv(ScenarioEnv):
         products = self._writable("products")
         for key in deleted:
             products.pop(key, None)
-            for cart in self.user_carts.values():
-                cart.pop(key, None)
+            for user, cart in list(self.user_carts.items()):
+                if key in cart:
+                    del self._user_entry("user_carts", user)[key]
         return success(f"Deleted {len(deleted)} product(s): {', '.join(deleted)}", deleted_products=deleted)
 
     # --- per-product queries ----------------------------------------------------------
@@ -247,9 +248,7 @@ class RetailEnv(ScenarioEnv):
         qty, price, tax_rate, discount = float(qty), float(price), float(tax_rate), float(discount)
         key = product_name.lower()
         category = category.lower()
-        if user_id not in self.user_carts:
-            self.user_carts[user_id] = {}
-        cart = self.user_carts[user_id]
+        cart = self._user_entry("user_carts", user_id, create=dict)
         if key in cart:
             line = cart[key]
             line["quantity"] += qty
@@ -268,11 +267,12 @@ class RetailEnv(ScenarioEnv):
         cart = self.user_carts.get(user_id)
         if cart is None or key not in cart:
             return error(f"Product '{product_name}' not found in user '{user_id}' cart.")
+        cart = self._user_entry("user_carts", user_id)
         line = cart[key]
         if line["quantity"] <= qty:
             del cart[key]
             if not cart:
-                del self.user_carts[user_id]
+                del self._writable("user_carts")[user_id]
             return success(f"Removed all '{product_name}' from user '{user_id}' cart.")
         line["quantity"] -= qty
         return success(f"Removed {qty} of '{product_name}' from user '{user_id}' cart. "
@@ -281,7 +281,7 @@ class RetailEnv(ScenarioEnv):
     @tool
     def clear_cart(self, user_id):
         if user_id in self.user_carts:
-            del self.user_carts[user_id]
+            del self._writable("user_carts")[user_id]
             return success(f"Cart for user '{user_id}' cleared successfully.")
         return {"status": "info", "message": f"User '{user_id}' has no cart to clear."}
 
