@@ -7,7 +7,6 @@ followed by the error analysis (A8): pair trajectories with GT tasks, check call
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 

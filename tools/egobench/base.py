@@ -234,8 +234,16 @@ class ScenarioEnv(CopyOnWrite):
     def load(self, seed: dict) -> None:  # pragma: no cover - every scenario overrides it
         raise NotImplementedError
 
-    def clone(self: E) -> E:  # pragma: no cover - every scenario overrides it
-        raise NotImplementedError
+    def clone(self: E) -> E:
+        """A fresh copy of the state; big sections are shared copy-on-write."""
+        env = type(self).__new__(type(self))
+        self._share(env)
+        return env
+
+    @member
+    def init_from_json(self, data: dict) -> None:
+        """The seed loader, reachable by name as in the reference (Q15)."""
+        self.load(data)
 
     # --- dispatch -----------------------------------------------------------------
     @classmethod

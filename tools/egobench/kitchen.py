@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ScenarioEnv, error, lower_list, member, nutrition_record, success, tool
+from .base import ScenarioEnv, error, lower_list, nutrition_record, success, tool
 
 NUTRIENTS = ("calories_kcal", "protein_g", "fat_g", "carbs_g", "sugar_g", "fiber_g", "sodium_mg")
 KITCHEN_NUTRITION_ORDER = ("basis", "serving_size_g", "calories_kcal", "protein_g", "fat_g",
@@ -36,16 +36,6 @@ class KitchenEnv(ScenarioEnv):
         self.recipes: dict[str, dict] = {}
         self.user_menus: dict[Any, list[str]] = {}
         self.user_shopping_lists: dict[Any, dict[str, dict]] = {}
-
-    def clone(self) -> "KitchenEnv":
-        env = KitchenEnv.__new__(KitchenEnv)
-        self._share(env)
-        return env
-
-    @member
-    def init_from_json(self, data: dict) -> None:
-        """The seed loader, reachable by name as in the reference (Q15)."""
-        self.load(data)
 
     def load(self, seed: dict) -> None:
         """Wipe the whole state, then load the sections present in ``seed``."""

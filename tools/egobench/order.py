@@ -35,11 +35,6 @@ class OrderEnv(ScenarioEnv):
         env.create_stores_on_read = self.create_stores_on_read
         return env
 
-    @member
-    def init_from_json(self, data: dict) -> None:
-        """The seed loader, reachable by name as in the reference (Q15)."""
-        self.load(data)
-
     def load(self, seed: dict) -> None:
         """Wipe the whole state, then load the sections present in ``seed``."""
         self.restaurants = {}

@@ -212,9 +212,9 @@ class Store(CopyOnWrite):
             for item in included_dishes:
                 if item["dish_name"].lower() not in self.catalog:
                     return error(f"Dish '{item['dish_name']}' not found in catalog.")
-        except Exception as exc:
+            key = set_meal_name.lower()
+        except Exception as exc:  # the reference reports any failure here as a result
             return error(f"Failed to create set meal: {exc}")
-        key = set_meal_name.lower()
         self._writable("set_meals")[key] = {"name": key, "included_dishes": included_dishes,
                                "set_meal_price": set_meal_price, "set_meal_discount": set_meal_discount}
         return success(f"Set meal '{set_meal_name}' created successfully.")
@@ -280,11 +280,6 @@ class RestaurantEnv(ScenarioEnv):
         env = RestaurantEnv.__new__(RestaurantEnv)
         env.store = self.store.clone()
         return env
-
-    @member
-    def init_from_json(self, data: dict) -> None:
-        """The seed loader, reachable by name as in the reference (Q15)."""
-        self.load(data)
 
     def load(self, seed: dict) -> None:
         """Load seed sections. Each section present in ``seed`` replaces the current one

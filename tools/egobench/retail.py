@@ -38,16 +38,6 @@ class RetailEnv(ScenarioEnv):
         self.user_carts: dict[Any, dict[str, dict]] = {}
         self.user_shopping_lists: dict[Any, list[dict]] = {}
 
-    def clone(self) -> "RetailEnv":
-        env = RetailEnv.__new__(RetailEnv)
-        self._share(env)
-        return env
-
-    @member
-    def init_from_json(self, data: dict) -> None:
-        """The seed loader, reachable by name as in the reference (Q15)."""
-        self.load(data)
-
     def load(self, seed: dict) -> None:
         """Load seed sections. Each section present in ``seed`` replaces the current one
         (cleared first, so a malformed section leaves it partly loaded); absent
