@@ -123,7 +123,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     _suite(args.suite)
     profile = _profile(args.profile)
     try:
-        report = score_paths(args.files, profile)
+        report = score_paths(args.files, profile, args.ground_truth)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:
@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="EgoBench results files (<file>_<mode>.json), egoeval logs (.jsonl) or folders")
     s.add_argument("--suite", default="egobench")
     s.add_argument("--profile", default="egobench", help="egobench (official, quirks included) or strict")
+    s.add_argument("--ground-truth", choices=("pinned", "released"), default="pinned",
+                   help="pinned: the suite's task files (default, as the official evaluator); released: the "
+                        "ground truth published for the five test files")
     s.add_argument("--out", metavar="V.jsonl", help="write one JSON verdict per task")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(func=cmd_score)

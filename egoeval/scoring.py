@@ -43,7 +43,7 @@ def expand_inputs(paths: list[str]) -> list[Path]:
     return out
 
 
-def _results_stem(path: Path) -> str:
+def _results_stem(path: Path, ground_truth: str = "pinned") -> str:
     from egoeval.tasks import egobench as suite
 
     named = results_file_stem(path)
@@ -53,13 +53,17 @@ def _results_stem(path: Path) -> str:
     stem = named[0]
     try:
         suite.split_file(stem)
-        suite.raw_tasks(stem)
+        suite.raw_tasks(stem, ground_truth)
     except (ValueError, KeyError):
-        raise BadInput(f"{path}: no EgoBench ground truth for {stem!r}") from None
+        which = "" if ground_truth == "pinned" else f"{ground_truth} "
+        raise BadInput(f"{path}: no EgoBench {which}ground truth for {stem!r}") from None
     return stem
 
 
-def score_paths(paths: list[str], profile: Profile) -> ScoreReport:
+def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned") -> ScoreReport:
+    """Score results files and logs. ``ground_truth`` is ``pinned`` (the suite's task
+    files, as the official evaluator of the pinned release) or ``released`` (the ground
+    truth published for the five test files; MANIFEST "Two ground truths")."""
     from egoeval.tasks import egobench as suite
 
     report = ScoreReport(profile.name)
@@ -74,7 +78,7 @@ def score_paths(paths: list[str], profile: Profile) -> ScoreReport:
                     report.skipped.append(f"{path}: episode {ep.episode}: task {ep.task!r} is not an egobench task")
                     continue
                 try:
-                    gt = next(t for t in suite.raw_tasks(parts[1]) if str(t.get("task_id")) == parts[2])
+                    gt = next(t for t in suite.raw_tasks(parts[1], ground_truth) if str(t.get("task_id")) == parts[2])
                 except (KeyError, StopIteration):
                     report.skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
                     continue
@@ -88,9 +92,9 @@ def score_paths(paths: list[str], profile: Profile) -> ScoreReport:
                     fs.invalid += one.invalid
                 scored.append((f"{path.name}:{stem}", fs))
         else:
-            stem = _results_stem(path)
-            scored.append((stem if path.name.startswith(stem + "_") else path.name,
-                           score_file(stem, read_results_file(path), profile)))
+            stem = _results_stem(path, ground_truth)
+            scored.append((stem, score_file(stem, read_results_file(path), profile,
+                                            suite.raw_tasks(stem, ground_truth))))
     for label, fs in scored:
         if label in report.files:
             label = f"{label}#{len(report.files)}"

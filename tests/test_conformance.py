@@ -92,3 +92,10 @@ def test_live_tool_results_reproduce_the_recorded_ones(result_files):
                     outcome["same" if same else "edited" if edited else "different"] += 1
     assert outcome["different"] == 0
     assert outcome["same"] >= 11680
+
+
+def test_released_ground_truth_gives_the_documented_totals(result_files):
+    # MANIFEST.md "Two ground truths": scored against the released GT of the five test files
+    o = score_paths(result_files, EGOBENCH, ground_truth="released").overall
+    assert (o["tool_success"], o["result_success"], o["joint_success"]) == (186, 217, 180)
+    assert (o["matched_calls"], o["gt_calls"]) == (967, 1263)

@@ -72,6 +72,8 @@ def distractors() -> dict[str, list[str]]:
 
 def raw_tasks(stem: str, ground_truth: str = "pinned") -> list[dict]:
     """The task file as shipped; ``ground_truth='released'`` reads the released GT copy."""
+    if ground_truth not in ("pinned", "released"):
+        raise ValueError(f"ground_truth must be 'pinned' or 'released', not {ground_truth!r}")
     folder = "tasks" if ground_truth == "pinned" else "tasks_released_gt"
     path = DATA / folder / f"{stem}.json"
     if not path.exists():
