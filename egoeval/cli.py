@@ -70,7 +70,7 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
         print(json.dumps(task.to_dict(), ensure_ascii=False, indent=2))
         return EXIT_OK
     print(f"{task.id}  ({task.scenario}, seed {task.seed}, video {task.video})")
-    print(f"\nInstruction:\n  {task.instruction}")
+    print(f"\nInstruction:\n  {task.instruction.strip()}")
     if task.scene_description:
         print(f"\nScene:\n  {task.scene_description}")
     if task.key:
@@ -161,6 +161,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"  UNEXPECTED SUCCESS {t}")
         print(f"tasks with defective ground truth: {len(report.defective)}")
         for d in report.defective:
+            print(f"  {d['task']}: {d['reason']}")
+        print(f"tasks whose ground truth uses another user than the instruction's User ID: "
+              f"{len(report.user_id_mismatches)} (an agent that follows the instruction fails them)")
+        for d in report.user_id_mismatches:
             print(f"  {d['task']}: {d['reason']}")
         print("ok" if report.ok else "FAILED")
     return EXIT_OK if report.ok else EXIT_FAILED

@@ -15,7 +15,7 @@ from typing import Any
 
 from egoeval.tasks import egobench as suite
 from egoeval.verifiers.context import get_context
-from egoeval.verifiers.egobench import score_file
+from egoeval.verifiers.egobench import score_file, user_id_mismatch
 from egoeval.verifiers.profiles import Profile
 
 
@@ -28,6 +28,7 @@ class ValidationReport:
     oracle_failures: list[dict] = field(default_factory=list)
     null_successes: list[str] = field(default_factory=list)
     defective: list[dict] = field(default_factory=list)
+    user_id_mismatches: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -36,7 +37,8 @@ class ValidationReport:
     def to_dict(self) -> dict[str, Any]:
         return {"profile": self.profile, "tasks": self.tasks, "oracle_joint_success": self.oracle_joint_success,
                 "null_joint_success": self.null_joint_success, "oracle_failures": self.oracle_failures,
-                "null_successes": self.null_successes, "defective": self.defective, "ok": self.ok}
+                "null_successes": self.null_successes, "defective": self.defective,
+                "user_id_mismatches": self.user_id_mismatches, "ok": self.ok}
 
 
 def gt_defects(stem: str, gt_task: dict) -> list[str]:
@@ -105,7 +107,10 @@ def validate(profile: Profile, files: tuple[str, ...] = suite.FILES) -> Validati
                 report.null_successes.append(f"egobench/{stem}/{v.task_id}")
         for i, t in enumerate(gt_tasks):
             problems = gt_defects(stem, t)
+            task = f"egobench/{stem}/{t.get('task_id', i + 1)}"
             if problems:
-                report.defective.append({"task": f"egobench/{stem}/{t.get('task_id', i + 1)}",
-                                         "reason": "; ".join(problems)})
+                report.defective.append({"task": task, "reason": "; ".join(problems)})
+            mismatch = user_id_mismatch(t)
+            if mismatch:
+                report.user_id_mismatches.append({"task": task, "reason": mismatch})
     return report

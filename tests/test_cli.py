@@ -32,6 +32,7 @@ def test_validate_json_reports_oracle_null_and_the_11_defective_tasks():
     assert "'get_discount '" in defective["egobench/retail4/10"]
     assert "not found in catalog" in defective["egobench/retail8/16"]
     assert "remove_from_cart" in defective["egobench/retail8/20"]
+    assert len(report["user_id_mismatches"]) == 33
 
 
 def test_validate_strict_also_passes():
