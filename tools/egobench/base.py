@@ -252,7 +252,12 @@ class ScenarioEnv(CopyOnWrite):
         return cls.members.get(name) if isinstance(name, str) else None
 
     def invoke(self, name: str, params: Any) -> Any:
-        """Call member ``name`` with ``params`` as keyword arguments; may raise."""
+        """Call member ``name`` with ``params`` as keyword arguments; may raise.
+
+        The return value may share lists and dicts with the state (as the reference's
+        does): treat it as read-only, or go through the tool registry, which returns
+        a normalised copy as JSON text.
+        """
         if name not in self.members:
             raise KeyError(name)
         return getattr(self, name)(**params)

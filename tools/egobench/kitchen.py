@@ -182,7 +182,7 @@ class KitchenEnv(ScenarioEnv):
     def find_ingredients_by_location(self, location):
         loc = location.lower()
         return {"location": location, "ingredients": [i["name"] for i in self.ingredients.values()
-                                                      if (i["storage_location"] or "").lower() == loc]}
+                                                      if i["storage_location"] and i["storage_location"].lower() == loc]}
 
     @tool
     def get_ingredient_nutrition(self, ingredient_name):

@@ -58,6 +58,8 @@ class RetailEnv(ScenarioEnv):
     def _load_products(self, items: Any) -> None:
         for p in items:
             name = p.get("name", " ").lower()
+            if not name:
+                continue  # an explicitly empty name is skipped (a missing one becomes " ")
             self.products[name] = {
                 "name": name,
                 "category": p.get("category", " ").lower(),
@@ -78,8 +80,8 @@ class RetailEnv(ScenarioEnv):
             if not user:
                 continue
             cart: dict[str, dict] = {}
-            for item in c.get("items", []) or []:
-                key = item.get("product_name", "").lower()
+            for item in c.get("items", []):
+                key = item.get("product_name", " ").lower()
                 product = self.products.get(key)
                 cart[key] = {
                     "product_name": key,
@@ -97,8 +99,8 @@ class RetailEnv(ScenarioEnv):
             if not user:
                 continue
             self.user_shopping_lists[user] = [
-                {"product_name": i.get("product_name", "").lower(), "quantity": i.get("quantity", 0)}
-                for i in s.get("items", []) or []
+                {"product_name": i.get("product_name", " ").lower(), "quantity": i.get("quantity", 0)}
+                for i in s.get("items", [])
             ]
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
