@@ -110,8 +110,12 @@ def print_score_table(report: Any) -> None:
     excluded = [v for v in report.verdicts if v.excluded]
     if excluded:
         print(f"excluded by the {report.profile} profile: {len(excluded)} tasks (GT contradicts the instruction)")
+    groups: dict[tuple[str, str], list[str]] = {}
     for inv in report.invalid:
-        print(f"invalid (not counted): {inv.scenario} task {inv.task_id}: {inv.reason}", file=sys.stderr)
+        groups.setdefault((inv.scenario, inv.reason), []).append(str(inv.task_id))
+    for (stem, reason), ids in groups.items():
+        shown = ", ".join(ids[:12]) + (f", ... ({len(ids)} tasks)" if len(ids) > 12 else "")
+        print(f"invalid (not counted): {stem} task {shown}: {reason}", file=sys.stderr)
     for s in report.skipped:
         print(f"skipped: {s}", file=sys.stderr)
 
