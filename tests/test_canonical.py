@@ -60,3 +60,10 @@ def test_snapshot_text_with_frozen_sections_equals_plain_serialisation():
     frozen = clone.snapshot(freeze=True)
     assert snapshot_text(frozen) == canonical_json(clone.snapshot())
     assert json.loads(snapshot_text(frozen)) == json.loads(canonical_json(clone.snapshot()))
+
+
+def test_frozen_assembly_escapes_keys_like_json():
+    env = ENVIRONMENTS["retail"].from_seed(suite.seed("retail_init_data1")).clone()
+    env.add_to_cart(user_id='zoë "q"\n\u2028', product_name="Rosé", qty=1, category="wine", price=1,
+                    tax_rate=0, discount=1)
+    assert snapshot_text(env.snapshot(freeze=True)) == canonical_json(env.snapshot())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import encode_basestring  # what json.dumps(ensure_ascii=False) uses for strings
 from typing import Any
 
 
@@ -117,7 +118,7 @@ def snapshot_text(snapshot: Any, round_digits: int | None = None) -> str:
         return snapshot.text
     if (isinstance(snapshot, dict) and all(type(k) is str for k in snapshot)
             and _contains_frozen(snapshot)):
-        items = (f"{json.dumps(k, ensure_ascii=False)}: {snapshot_text(snapshot[k], round_digits)}"
+        items = (f"{encode_basestring(k)}: {snapshot_text(snapshot[k], round_digits)}"
                  for k in sorted(snapshot))
         return "{" + ", ".join(items) + "}"
     return canonical_json(thaw(snapshot), round_digits)
