@@ -121,6 +121,23 @@ def test_init_from_json_replaces_only_the_sections_it_is_given():
     assert final_state([call("init_from_json", data=None)], ORDER, EGOBENCH).env.restaurants == {}
 
 
+def test_a_malformed_seed_element_keeps_what_was_loaded_before_it():
+    """Entries are filled in place, element by element, as the reference loader does."""
+    good = {"product_name": "Souda Red Wine", "quantity": 2}
+    env = final_state([call("init_from_json", data={"user_carts": [{"user_id": "u", "items": [good, 7]}]})],
+                      RETAIL, EGOBENCH).env
+    assert list(env.user_carts["u"]) == ["souda red wine"]
+    env = final_state([call("init_from_json", data={"user_shopping_lists": [
+        {"user_id": "u", "items": [{"ingredient_name": "Egg", "quantity": 1}, None]}]})], KITCHEN, EGOBENCH).env
+    assert list(env.user_shopping_lists["u"]) == ["egg"]
+    env = final_state([call("init_from_json", data={"user_orders": [
+        {"user_id": "u", "items": [{"dish_name": "Mortadella"}, "x"]}]})], RESTAURANT, EGOBENCH).env
+    assert list(env.store.user_orders["u"]) == ["mortadella"]
+    env = final_state([call("init_from_json", data={"dishes": [
+        {"restaurant_name": "R", "name": "A"}, {"restaurant_name": "S", "name": 5}]})], ORDER, EGOBENCH).env
+    assert list(env.restaurants) == ["R", "S"] and list(env.restaurants["R"].catalog) == ["a"]
+
+
 def test_order_helpers_create_stores_like_the_tools_do():
     for helper in ("_get_store", "_find_matching_dishes"):
         params = {"restaurant_name": "Nowhere", "query": "x"} if helper != "_get_store" else {"restaurant_name": "Nowhere"}

@@ -61,6 +61,13 @@ def test_malformed_trajectories_get_verdicts_or_are_invalid_never_crash():
     assert all(not v.joint_success for v in fs.verdicts)
 
 
+def test_a_gt_task_without_ground_truth_key_has_no_calls():
+    gt = [{k: v for k, v in GT6[0].items() if k != "ground_truth"}, dict(GT6[1], ground_truth="bad")]
+    fs = score_file("retail6", [traj(), traj()], EGOBENCH, gt_tasks=gt)
+    assert [(v.task_id, v.gt_calls, v.tool_success) for v in fs.verdicts] == [(1, 0, False)]
+    assert [(i.task_id, i.reason) for i in fs.invalid] == [(2, "ground_truth is not a list")]
+
+
 def test_error_analysis_pairs_by_the_trajectory_task_id():
     # position 0 holds the oracle of task 2 but claims task 2; position 1 is empty and claims task 1
     fs = score_file("retail6", [oracle(1), {"task_id": 1, "tool_calls": []}], EGOBENCH)

@@ -52,7 +52,7 @@ def user_id_mismatch(gt_task: dict) -> str | None:
 def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: ScoringContext,
                profile: Profile) -> Verdict:
     """Verdict of one valid (GT task, trajectory) pair, without its error category."""
-    gt_calls = gt_task["ground_truth"]
+    gt_calls = gt_task.get("ground_truth", [])  # a missing key is no calls, as in the reference
     if profile.drop_missing_tool_gt_calls:
         gt_calls = [c for c in gt_calls if ctx.params_of(c.get("tool_name") or c.get("name"), profile) is not None]
     agent_calls = flatten_calls(trajectory.get("tool_calls", []))
@@ -95,7 +95,7 @@ def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list |
             out.invalid.append(InvalidEntry(stem, tid, "Missing interaction data"))
         elif not isinstance(traj, dict):
             out.invalid.append(InvalidEntry(stem, tid, f"trajectory {pos + 1} is not an object"))
-        elif not isinstance(gt.get("ground_truth"), list):
+        elif not isinstance(gt.get("ground_truth", []), list):
             out.invalid.append(InvalidEntry(stem, tid, "ground_truth is not a list"))
         elif not isinstance(traj.get("tool_calls", []), list):
             out.invalid.append(InvalidEntry(stem, tid, f"trajectory {pos + 1}: tool_calls is not a list"))

@@ -76,11 +76,10 @@ class KitchenEnv(ScenarioEnv):
             user = s.get("user_id")
             if not user:
                 continue
-            lines: dict[str, dict] = {}
+            lines = self.user_shopping_lists[user] = {}  # filled in place, as the reference does
             for item in s.get("items", []):
                 key = item.get("ingredient_name", "").lower()
                 lines[key] = {"ingredient_name": key, "quantity": item.get("quantity", 0)}
-            self.user_shopping_lists[user] = lines
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {

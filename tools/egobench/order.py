@@ -38,15 +38,14 @@ class OrderEnv(ScenarioEnv):
     def load(self, seed: dict) -> None:
         """Wipe the whole state, then load the sections present in ``seed``."""
         self.restaurants = {}
-        by_restaurant: dict[Any, tuple[list, list]] = {}
+        # Element by element, as the reference does: a malformed element leaves the
+        # stores and entries loaded before it.
         for d in seed["dishes"] if "dishes" in seed else []:
             if d.get("restaurant_name"):
-                by_restaurant.setdefault(d["restaurant_name"], ([], []))[0].append(d)
+                load_store_seed(self.restaurants.setdefault(d["restaurant_name"], Store()), [d], [])
         for m in seed["set_meals"] if "set_meals" in seed else []:
             if m.get("restaurant_name"):
-                by_restaurant.setdefault(m["restaurant_name"], ([], []))[1].append(m)
-        for name, (dishes, meals) in by_restaurant.items():
-            load_store_seed(self.restaurants.setdefault(name, Store()), dishes, meals)
+                load_store_seed(self.restaurants.setdefault(m["restaurant_name"], Store()), [], [m])
         for o in seed["user_orders"] if "user_orders" in seed else []:
             user = o.get("user_id")
             if not user:

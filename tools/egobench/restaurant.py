@@ -75,11 +75,11 @@ class Store(CopyOnWrite):
 
     def add_seed_order(self, user: Any, items: list, keep_unknown: bool) -> None:
         lines: dict[str, dict] = {}
+        self._set_user("user_orders", user, lines)  # filled in place: a bad line keeps the lines before it
         for item in items:
             key = item.get("dish_name", "").lower()
             if keep_unknown or key in self.catalog or key in self.set_meals:
                 lines[key] = {"dish_name": key, "quantity": item.get("quantity", 1.0)}
-        self._set_user("user_orders", user, lines)
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {

@@ -79,7 +79,7 @@ class RetailEnv(ScenarioEnv):
             user = c.get("user_id")
             if not user:
                 continue
-            cart: dict[str, dict] = {}
+            cart = self.user_carts[user] = {}  # filled in place: a bad line keeps the lines before it
             for item in c.get("items", []):
                 key = item.get("product_name", " ").lower()
                 product = self.products.get(key)
@@ -91,7 +91,6 @@ class RetailEnv(ScenarioEnv):
                     "tax_rate": product["tax_rate"] if product else 0.0,
                     "discount": product["discount"] if product else 1.0,
                 }
-            self.user_carts[user] = cart
 
     def _load_lists(self, items: Any) -> None:
         for s in items:
