@@ -10,8 +10,9 @@ measures. The method:
    strongly (Bhattacharyya distance above ``cut_threshold``);
 3. the timeline split into segments - the scenes, the longest halved until there are
    N - and in each segment the sharpest candidate (variance of the Laplacian);
-4. near-duplicates dropped (64-bit difference hash within ``dup_bits`` bits of a
-   sharper pick), then the remaining room filled with the sharpest distinct candidates.
+4. near-duplicates dropped (a 32x32 grey thumbnail within ``dup_level`` grey levels,
+   on average, of a sharper pick's), then the remaining room filled with the sharpest
+   distinct candidates.
 
 A static video may therefore give fewer than N frames: they would all look the same.
 """
@@ -34,11 +35,11 @@ class Candidate:
     index: int
     sharpness: float
     hist: object
-    dhash: int
+    thumb: object
 
 
-def measure(image) -> tuple[float, object, int]:
-    """(sharpness, HSV histogram, difference hash) of an RGB image."""
+def measure(image) -> tuple[float, object, object]:
+    """(sharpness, HSV histogram, 32x32 grey thumbnail) of an RGB image."""
     import cv2
 
     small = resize_max_side(image, 320)
@@ -47,10 +48,8 @@ def measure(image) -> tuple[float, object, int]:
     hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
     hist = cv2.calcHist([hsv], [0, 1], None, [16, 8], [0, 180, 0, 256])
     cv2.normalize(hist, hist)
-    tiny = cv2.resize(gray, (9, 8), interpolation=cv2.INTER_AREA)
-    bits = (tiny[:, 1:] > tiny[:, :-1]).flatten()
-    dhash = int("".join("1" if b else "0" for b in bits), 2)
-    return sharpness, hist, dhash
+    thumb = cv2.resize(gray, (32, 32), interpolation=cv2.INTER_AREA).astype("float32")
+    return sharpness, hist, thumb
 
 
 def candidates(path: str, rate: float = 4.0, max_candidates: int = 240, backend: str | None = None) -> list[Candidate]:
@@ -76,7 +75,7 @@ def scenes(cands: list[Candidate], cut_threshold: float = 0.5) -> list[list[Cand
 
 
 def select_keyframes(path: str, n: int, backend: str | None = None, rate: float = 4.0,
-                     max_candidates: int = 240, cut_threshold: float = 0.5, dup_bits: int = 6) -> list[int]:
+                     max_candidates: int = 240, cut_threshold: float = 0.5, dup_level: float = 3.0) -> list[int]:
     """Indices (in time order) of up to ``n`` clear, distinct frames."""
     if not isinstance(n, int) or n < 1:
         raise MediaError(f"the number of keyframes must be a positive integer, not {n!r}")
@@ -94,11 +93,11 @@ def select_keyframes(path: str, n: int, backend: str | None = None, rate: float 
     kept: list[Candidate] = []
 
     def distinct(c: Candidate) -> bool:
-        return all(bin(c.dhash ^ k.dhash).count("1") > dup_bits for k in kept)
+        return all(float(abs(c.thumb - k.thumb).mean()) > dup_level for k in kept)
 
     for c in picks + sorted(cands, key=lambda c: -c.sharpness):
         if len(kept) == n:
             break
-        if c not in kept and distinct(c):
+        if all(c is not k for k in kept) and distinct(c):
             kept.append(c)
     return sorted(c.index for c in kept)
