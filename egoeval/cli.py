@@ -218,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--profile", default="egobench")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_validate)
+
+    from egoeval.cli_media import add_media_parser
+
+    add_media_parser(sub, _Parser)
     return p
 
 
