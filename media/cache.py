@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -76,13 +75,33 @@ class Cache:
     def get_or_put(self, namespace: str, key: str, build: Callable[[Path], None]) -> Path:
         return self.get(namespace, key) or self.put(namespace, key, build)
 
-    def entries(self) -> list[tuple[float, int, Path]]:
-        """(last use, bytes, folder) of every published entry."""
+    def digest(self, path: str | Path) -> str:
+        """SHA-256 of a file, remembered on disk by the file's identity (path, size,
+        mtime, inode), so a fresh process need not re-read a long video to find its
+        cached frames."""
+        from .hashing import file_sha256
+
+        st = os.stat(path)
+        key = make_key(path=os.path.abspath(path), size=st.st_size, mtime=st.st_mtime_ns, inode=st.st_ino)
+        hit = self.get("digests", key)
+        if hit is not None:
+            try:
+                value = (hit / "sha256").read_text()
+                if len(value) == 64:
+                    return value
+            except OSError:
+                pass
+        value = file_sha256(path)
+        self.put("digests", key, lambda d: (d / "sha256").write_text(value))
+        return value
+
+    def entries(self, namespace: str | None = None) -> list[tuple[float, int, Path]]:
+        """(last use, bytes, folder) of every published entry (of one namespace)."""
         out = []
         if not self.root.exists():
             return out
         for ns in self.root.iterdir():
-            if not ns.is_dir() or ns.name.startswith("."):
+            if not ns.is_dir() or ns.name.startswith(".") or (namespace and ns.name != namespace):
                 continue
             for shard in ns.iterdir():
                 if not shard.is_dir():
@@ -126,9 +145,3 @@ class Cache:
     def clear(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON next to ``path`` and rename it over (used for small side files)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}")
-    tmp.write_text(json.dumps(data, indent=1))
-    os.replace(tmp, path)

@@ -22,7 +22,7 @@ from .cache import Cache, make_key
 from .encode import check_max_side, data_url, encode_image, resize_max_side
 from .errors import MediaError
 from .hashing import bytes_sha256, file_sha256
-from .probe import FrameTable, frame_table, probe
+from .probe import FrameTable, frame_table
 
 #: Bumped when sampling changes what a request returns (invalidates cached frames).
 SAMPLER_VERSION = 1
@@ -186,15 +186,12 @@ def sample_frames(path: str | Path, *, num: int | None = None, fps: float | None
                       include_last=include_last, max_frames=max_frames, max_side=max_side)
     store = Cache() if cache is True else (cache or None)
     if store is not None:  # a hit costs a stat and a read: no probing, no decoding
-        key = make_key(video=file_sha256(path), params=params, backend=backend, v=SAMPLER_VERSION)
+        key = make_key(video=store.digest(path), params=params, backend=backend, v=SAMPLER_VERSION)
         hit = store.get("frames", key)
         loaded = _load(hit) if hit is not None else None
         if loaded is not None:
             return loaded
-    info = probe(path)
-    if not info.has_video:
-        raise MediaError("no video stream (audio-only file?)", path)
-    table = frame_table(path)
+    table = frame_table(path)  # raises for a file without video
     if keyframes is not None:
         if any(v is not None for v in (num, fps, at, indices)):
             raise MediaError("ask for exactly one of num, fps, at, indices or keyframes")
@@ -208,7 +205,7 @@ def sample_frames(path: str | Path, *, num: int | None = None, fps: float | None
     images = [resize_max_side(im, max_side) for im in images]
     frames = [Frame(i, round(table.times[i], 6), im) for i, im in zip(chosen, images)]
     h, w = images[0].shape[:2]
-    manifest = FrameManifest(video_sha256=info.sha256, backend=used, backend_version=get_backend(used).version(),
+    manifest = FrameManifest(video_sha256=file_sha256(path), backend=used, backend_version=get_backend(used).version(),
                              params=params, indices=list(chosen), timestamps=[f.timestamp for f in frames],
                              frame_sha256=[f.sha256 for f in frames], width=w, height=h)
     result = FrameSet(frames, manifest)

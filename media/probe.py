@@ -93,17 +93,31 @@ def _rotation(container, stream) -> int:
     return 0
 
 
-_TABLES: dict[tuple, FrameTable] = {}
+_MEMO: dict[tuple, Any] = {}
+
+
+def _memo(kind: str, path: str | Path, read):
+    """``read(path)``, remembered while the file is unchanged (same size, mtime, inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise MediaError("no such file", path) from None
+    key = (kind, os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    if key not in _MEMO:
+        _MEMO[key] = read(path)
+    return _MEMO[key]
 
 
 def frame_table(path: str | Path) -> FrameTable:
     """Every video frame's time and keyframe flag, from the packets (memoised per file)."""
-    st = os.stat(path)
-    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino)
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = _read_frame_table(path)
-    return table
+    return _memo("table", path, _read_frame_table)
+
+
+def _check_size(width: int, height: int, path) -> None:
+    if width * height > MAX_PIXELS:
+        raise MediaError(f"frame size {width}x{height} is larger than 8K; refusing to decode", path)
+    if width <= 0 or height <= 0:
+        raise MediaError(f"invalid frame size {width}x{height}", path)
 
 
 def _read_frame_table(path: str | Path) -> FrameTable:
@@ -111,6 +125,7 @@ def _read_frame_table(path: str | Path) -> FrameTable:
         if not container.streams.video:
             raise MediaError("no video stream (audio-only or not a video)", path)
         stream = container.streams.video[0]
+        _check_size(stream.codec_context.width, stream.codec_context.height, path)
         fps = _rate(stream)
         tb = stream.time_base
         stamps: list[tuple[int | None, bool]] = []
@@ -134,8 +149,11 @@ def _read_frame_table(path: str | Path) -> FrameTable:
 
 
 def probe(path: str | Path) -> VideoInfo:
-    """Describe a media file (video and/or audio) without decoding it."""
-    path = str(path)
+    """Describe a media file (video and/or audio) without decoding it (memoised per file)."""
+    return _memo("probe", str(path), _probe)
+
+
+def _probe(path: str) -> VideoInfo:
     with open_container(path) as container:
         video = container.streams.video[0] if container.streams.video else None
         audio = container.streams.audio[0] if container.streams.audio else None
@@ -150,10 +168,7 @@ def probe(path: str | Path) -> VideoInfo:
                 duration = float(audio.duration * audio.time_base)
         if video is not None:
             width, height = video.codec_context.width, video.codec_context.height
-            if width * height > MAX_PIXELS:
-                raise MediaError(f"frame size {width}x{height} is larger than 8K; refusing to decode", path)
-            if width <= 0 or height <= 0:
-                raise MediaError(f"invalid frame size {width}x{height}", path)
+            _check_size(width, height, path)
             rotation = _rotation(container, video)
             if rotation in (90, 270):
                 width, height = height, width

@@ -153,7 +153,7 @@ def test_transcript_of_a_narrated_clip_with_segment_times_and_cache(tmp_path):
     tomato = next(s for s in result.segments if "tomato" in s.text.lower())
     assert kitchen.start < 2.0 and 3.5 < tomato.start < 5.5 and tomato.end <= 8.5
     again = asr.transcribe(narrated, cache=cache)
-    assert again == result and len(cache.entries()) == 1
+    assert again == result and len(cache.entries("transcripts")) == 1
 
 
 def test_transcribe_bad_input(tmp_path):

@@ -23,18 +23,18 @@ def test_keys_are_stable_and_order_free():
 def test_a_hit_returns_the_same_frames_and_manifest(clip, tmp_path):
     cache = Cache(tmp_path / "cache")
     first = sample_frames(clip, num=4, max_side=96, cache=cache)
-    assert len(cache.entries()) == 1
+    assert len(cache.entries("frames")) == 1 and len(cache.entries("digests")) == 1
     again = sample_frames(clip, num=4, max_side=96, cache=cache)
     assert again.manifest.to_dict() == first.manifest.to_dict()
     assert all(np.array_equal(a.image, b.image) for a, b in zip(first, again))
     assert [read_code(f.image) for f in sample_frames(clip, num=4, cache=cache)] == first.manifest.indices
-    assert len(cache.entries()) == 2  # another request, another entry
+    assert len(cache.entries("frames")) == 2  # another request, another entry
 
 
 def test_a_damaged_entry_is_rebuilt(clip, tmp_path):
     cache = Cache(tmp_path / "cache")
     sample_frames(clip, num=3, cache=cache)
-    (_, _, entry), = cache.entries()
+    (_, _, entry), = cache.entries("frames")
     (entry / "frames.npy").write_bytes(b"garbage")
     fs = sample_frames(clip, num=3, cache=cache)
     assert [read_code(f.image) for f in fs] == fs.manifest.indices
@@ -72,3 +72,16 @@ def test_concurrent_builders_of_one_entry_both_succeed(tmp_path):
     assert [out.get(timeout=5) for _ in procs] == ["value"] * 4
     assert len(Cache(tmp_path / "cache").entries()) == 1
     assert not list((tmp_path / "cache" / "blobs").rglob(".tmp-*"))
+
+
+def test_file_digests_are_remembered_on_disk_and_follow_changes(tmp_path):
+    import hashlib
+
+    cache = Cache(tmp_path / "cache")
+    f = tmp_path / "v.bin"
+    f.write_bytes(b"first")
+    assert cache.digest(f) == hashlib.sha256(b"first").hexdigest()
+    assert len(cache.entries("digests")) == 1
+    assert Cache(tmp_path / "cache").digest(f) == hashlib.sha256(b"first").hexdigest()  # read back
+    f.write_bytes(b"second, longer")
+    assert cache.digest(f) == hashlib.sha256(b"second, longer").hexdigest()
