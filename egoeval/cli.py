@@ -28,9 +28,12 @@ def _profile(name: str):
     return PROFILES[name]
 
 
+SUITES = ("egobench", "demo")
+
+
 def _suite(name: str) -> None:
-    if name != "egobench":
-        raise CliError(f"unknown suite {name!r}; available: egobench")
+    if name not in SUITES:
+        raise CliError(f"unknown suite {name!r}; available: {', '.join(SUITES)}")
 
 
 # --- egoeval tasks --------------------------------------------------------------------
@@ -42,7 +45,12 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
     if args.scenario and args.scenario not in suite.SCENARIOS:
         raise CliError(f"unknown scenario {args.scenario!r}; choose one of: {', '.join(suite.SCENARIOS)}")
     try:
-        tasks = suite.load_tasks(scenario=args.scenario, file=args.file)
+        if args.suite == "demo":
+            from egoeval.tasks import demo
+
+            tasks = [t for t in demo.load_tasks(args.scenario) if not args.file or t.file == args.file]
+        else:
+            tasks = suite.load_tasks(scenario=args.scenario, file=args.file)
     except KeyError:
         raise CliError(f"unknown task file {args.file!r}; e.g. retail1, kitchen4, order2") from None
     if args.json:
@@ -63,9 +71,14 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
     from egoeval.tasks import egobench as suite
 
     try:
-        task = suite.get_task(args.id)
+        if args.id.startswith("demo/"):
+            from egoeval.tasks import demo
+
+            task = demo.get_task(args.id)
+        else:
+            task = suite.get_task(args.id)
     except KeyError:
-        raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7 (see `egoeval tasks list`)") from None
+        raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7 or demo/retail/1 (see `egoeval tasks list`)") from None
     if args.json:
         print(json.dumps(task.to_dict(), ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -152,11 +165,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from egoeval.validate import validate
 
     _suite(args.suite)
-    report = validate(_profile(args.profile))
+    report = validate(_profile(args.profile), suite_name=args.suite)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
-        print(f"suite egobench, profile {report.profile}: {report.tasks} tasks")
+        print(f"suite {args.suite}, profile {report.profile}: {report.tasks} tasks")
         print(f"oracle (ground truth replayed as the agent): joint success {report.oracle_joint_success}/{report.tasks}")
         for f in report.oracle_failures:
             print(f"  FAIL {f['task']}: {f['reason']}")
@@ -170,6 +183,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
               f"{len(report.user_id_mismatches)} (an agent that follows the instruction fails them)")
         for d in report.user_id_mismatches:
             print(f"  {d['task']}: {d['reason']}")
+        if args.suite == "demo":
+            print(f"clips generated and checked against their tasks: {report.tasks - len(report.clip_problems)}"
+                  f"/{report.tasks}")
+            for d in report.clip_problems:
+                print(f"  {d['task']}: {d['reason']}")
         print("ok" if report.ok else "FAILED")
     return EXIT_OK if report.ok else EXIT_FAILED
 

@@ -134,6 +134,33 @@ def cmd_speak(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_media_errors
+def cmd_synth(args: argparse.Namespace) -> int:
+    from egoeval.media.synth import ClipSpec, generate
+
+    if args.task:
+        from egoeval.cli import CliError
+        from egoeval.tasks import demo
+
+        try:
+            spec = ClipSpec.from_dict(demo.get_task(args.task).extra["clip"])
+        except KeyError:
+            raise CliError(f"unknown demo task {args.task!r}; e.g. demo/retail/1 (see `egoeval tasks list --suite demo`)")
+    else:
+        spec = ClipSpec(kind=args.kind, labels=tuple(x.strip() for x in args.labels.split(",") if x.strip()),
+                        points=tuple(args.points), seed=args.seed,
+                        narration=tuple((0.3, line) for line in ([args.narrate] if args.narrate else [])))
+    clip = generate(spec, args.out)
+    if args.json:
+        print(json.dumps(clip.annotations, ensure_ascii=False, indent=2))
+    else:
+        print(f"{clip.path} ({clip.annotations['duration']} s, {clip.annotations['frames']} frames); "
+              f"annotations in {clip.path.with_suffix('.json')}")
+        for seg in clip.annotations["pointing"]:
+            print(f"  {seg['start']:5.2f}-{seg['end']:5.2f} s  points at #{seg['position']} {seg['item']}")
+    return EXIT_OK
+
+
 def add_media_parser(sub, parser_class) -> None:
     m = sub.add_parser("media", help="probe videos, sample frames, audio, speech-to-text, text-to-speech")
     msub = m.add_subparsers(dest="media_command", metavar="ACTION", parser_class=parser_class)
@@ -192,3 +219,16 @@ def add_media_parser(sub, parser_class) -> None:
     s.add_argument("--backend", default="espeak-ng", help="espeak-ng (default, offline), piper, edge-tts (online)")
     s.add_argument("--voice")
     s.set_defaults(func=cmd_speak)
+
+    y = msub.add_parser("synth", help="generate a synthetic egocentric clip (and its annotations)")
+    y.add_argument("--task", help="the clip of a demo task, e.g. demo/retail/1")
+    y.add_argument("--kind", choices=("shelf", "menu", "counter"), default="shelf")
+    y.add_argument("--labels", default="Souda Red Wine,ZONIN Chianti,Riumi Moscato,Mouton Cadet",
+                   help="comma-separated item labels")
+    y.add_argument("--points", type=_ints, default=[1, 3], metavar="P,P,...",
+                   help="0-based positions pointed at, in order")
+    y.add_argument("--seed", type=int, default=0)
+    y.add_argument("--narrate", metavar="TEXT", help="spoken narration (espeak-ng) at 0.3 s")
+    y.add_argument("--out", required=True, metavar="CLIP.mp4")
+    y.add_argument("--json", action="store_true", help="print the annotations")
+    y.set_defaults(func=cmd_synth)

@@ -191,6 +191,13 @@ def test_later_seed_entries_replace_earlier_ones():
     assert env.store.user_orders["u"] == {"soup": {"dish_name": "soup", "quantity": 4}}
 
 
+def test_later_seed_order_of_the_same_user_replaces_the_earlier():
+    env = RestaurantEnv.from_seed({"dishes": [{"name": "A"}, {"name": "B"}], "user_orders": [
+        {"user_id": "u", "items": [{"dish_name": "a", "quantity": 1}]},
+        {"user_id": "u", "items": [{"dish_name": "b", "quantity": 2}]}]})
+    assert env.store.user_orders == {"u": {"b": {"dish_name": "b", "quantity": 2}}}
+
+
 def test_restaurant_seed_contents(env):
     assert len(env.store.catalog) == 86
     assert list(env.store.set_meals) == ["italian classic set", "steak lovers set", "seafood delight set",
@@ -583,6 +590,23 @@ def test_compute_total_payment_quantities_are_not_skipped_and_default_to_zero(sm
     assert result == {"user_id": "u", "total": 8.0}
 
 
+def test_compute_dish_key_wins_over_set_meal_key():
+    env = RestaurantEnv.from_seed({"dishes": [{"name": "Combo", "price": 5}, {"name": "Side", "price": 100}],
+                                   "set_meals": [{"name": "combo", "included_dishes": [{"dish_name": "side"}]}]})
+    dishes = [{"dish_name": "COMBO", "quantity": 2}]
+    assert env.compute_total_payment(user_id="u", dishes=dishes)["total"] == 10.0
+    assert env.get_set_meal_details(set_meal_name="combo")["price"] == 100.0
+
+
+def test_compute_item_without_dish_name_looks_up_a_single_space(small):
+    new_dish(small, name=" ", price=7, discount=1.0, tax_rate=0.4,
+             nutrition={"basis": "PER_SERVING", "calories_kcal": 10})
+    assert small.compute_total_payment(user_id="u", dishes=[{"quantity": 2}])["total"] == 14.0
+    assert small.compute_total_tax(user_id="u", dishes=[{"quantity": 2}])["total_tax"] == 4.0  # 7*0.4/1.4*1*2
+    assert small.compute_total_nutrition(user_id="u", dishes=[{"quantity": 2}])["total_nutrition"][
+        "calories_kcal"] == 20.0
+
+
 def test_compute_total_payment_exact_keys_only(small):
     assert small.compute_total_payment(user_id="u", dishes=[{"dish_name": "Pizza ", "quantity": 1},
                                                             {"dish_name": "margherita", "quantity": 1}])["total"] == 0.0
@@ -799,3 +823,21 @@ def test_create_set_meal_item_without_dish_name(small):
                                    set_meal_discount=1)
     assert result["status"] == "error" and result["message"].startswith("Failed to create set meal: ")
     assert small.snapshot() == before
+
+
+# --- a fresh database per task ---------------------------------------------------------------------
+
+def test_clones_do_not_share_writes(env):
+    original = env.state_hash()
+    clone = env.clone()
+    clone.add_dish_to_order(user_id="customer_002", dish_name="focaccia", quantity=1)
+    clone.remove_dish_from_order(user_id="customer_001", dish_name="margherita", quantity=0.5)
+    clone.update_dish_discount(name="focaccia", new_discount=0.1)
+    clone.create_set_meal(set_meal_name="New Set", included_dishes=[], set_meal_price=1, set_meal_discount=1)
+    assert env.state_hash() == original
+    assert lines(env, "customer_002")[-1] == {"dish_name": "focaccia", "quantity": 1}
+    assert lines(env, "customer_001")[0] == {"dish_name": "margherita", "quantity": 1}
+    assert env.store.catalog["focaccia"]["discount"] == 1.0 and "new set" not in env.store.set_meals
+    assert lines(clone, "customer_002")[-1] == {"dish_name": "focaccia", "quantity": 2}
+    assert lines(clone, "customer_001")[0] == {"dish_name": "margherita", "quantity": 0.5}
+    assert clone.state_hash() != original
