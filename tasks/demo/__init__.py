@@ -82,5 +82,8 @@ def clip_path(task: Task, cache=None) -> Path:
     spec = ClipSpec.from_dict(task.extra["clip"])
     store = cache or Cache()
     key = make_key(spec=spec.to_dict(), generator=GENERATOR_VERSION)
-    folder = store.get_or_put("clips", key, lambda d: generate(spec, d / task.video) and None)
-    return folder / task.video
+
+    def build(folder: Path) -> None:
+        generate(spec, folder / task.video)
+
+    return store.get_or_put("clips", key, build) / task.video
