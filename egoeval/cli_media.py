@@ -12,10 +12,6 @@ from typing import Callable
 EXIT_OK = 0
 
 
-class _BadMedia(Exception):
-    pass
-
-
 def _media_errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Turn MediaError into the CLI's bad-input error (imported lazily, like the rest)."""
 

@@ -52,10 +52,11 @@ class DecordBackend:
 
         try:
             reader = decord.VideoReader(str(path), ctx=decord.cpu(0))
-            if len(reader) != len(frame_table(path)):
+            count = len(frame_table(path))
+            if len(reader) != count:
                 # decord indexes frames differently (e.g. a truncated file): its indices
                 # would not mean what ours mean, so let PyAV answer instead.
-                raise MediaError(f"decord counts {len(reader)} frames, the packets {len(frame_table(path))}", path)
+                raise MediaError(f"decord counts {len(reader)} frames, the packets {count}", path)
             batch = reader.get_batch(list(indices)).asnumpy()
         except MediaError:
             raise

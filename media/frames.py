@@ -95,16 +95,11 @@ class FrameSet:
 
 
 # --- plans: which indices -------------------------------------------------------------
-def duration_of(table: FrameTable) -> float:
-    step = 1 / table.fps if table.fps else (table.times[-1] - table.times[0]) / max(1, len(table) - 1)
-    return table.times[-1] + step
-
-
 def index_at(table: FrameTable, t: float, path: str = "") -> int:
     """The frame on screen at ``t`` seconds."""
     if not isinstance(t, (int, float)) or math.isnan(t) or t < 0:
         raise MediaError(f"timestamp {t!r} is not a time in seconds >= 0", path or None)
-    end = duration_of(table)
+    end = table.duration
     if t > end + 1e-6:
         raise MediaError(f"timestamp {t:g} s is past the end of the video ({end:g} s)", path or None)
     return max(0, bisect.bisect_right(table.times, t + 1e-6) - 1)
@@ -144,7 +139,7 @@ def plan(table: FrameTable, *, num: int | None = None, fps: float | None = None,
     elif fps is not None:
         if not isinstance(fps, (int, float)) or not fps > 0 or math.isinf(fps):
             raise MediaError(f"fps must be a positive number, not {fps!r}")
-        end = duration_of(table)
+        end = table.duration
         n = max(1, math.ceil(end * fps - 1e-9))
         chosen = sorted({index_at(table, k / fps, path) for k in range(n) if k / fps < end})
     elif at is not None:
@@ -185,8 +180,9 @@ def sample_frames(path: str | Path, *, num: int | None = None, fps: float | None
                       indices=tuple(indices) if indices is not None else None, keyframes=keyframes,
                       include_last=include_last, max_frames=max_frames, max_side=max_side)
     store = Cache() if cache is True else (cache or None)
+    video_sha = store.digest(path) if store is not None else file_sha256(path)
     if store is not None:  # a hit costs a stat and a read: no probing, no decoding
-        key = make_key(video=store.digest(path), params=params, backend=backend, v=SAMPLER_VERSION)
+        key = make_key(video=video_sha, params=params, backend=backend, v=SAMPLER_VERSION)
         hit = store.get("frames", key)
         loaded = _load(hit) if hit is not None else None
         if loaded is not None:
@@ -205,7 +201,7 @@ def sample_frames(path: str | Path, *, num: int | None = None, fps: float | None
     images = [resize_max_side(im, max_side) for im in images]
     frames = [Frame(i, round(table.times[i], 6), im) for i, im in zip(chosen, images)]
     h, w = images[0].shape[:2]
-    manifest = FrameManifest(video_sha256=file_sha256(path), backend=used, backend_version=get_backend(used).version(),
+    manifest = FrameManifest(video_sha256=video_sha, backend=used, backend_version=get_backend(used).version(),
                              params=params, indices=list(chosen), timestamps=[f.timestamp for f in frames],
                              frame_sha256=[f.sha256 for f in frames], width=w, height=h)
     result = FrameSet(frames, manifest)

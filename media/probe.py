@@ -60,6 +60,12 @@ class FrameTable:
     def __len__(self) -> int:
         return len(self.times)
 
+    @property
+    def duration(self) -> float:
+        """End of the last frame: its time plus one frame interval."""
+        step = 1 / self.fps if self.fps else (self.times[-1] - self.times[0]) / max(1, len(self) - 1)
+        return self.times[-1] + step
+
 
 def open_container(path: str | Path):
     """Open a file with PyAV, turning every failure into a MediaError."""
@@ -180,8 +186,7 @@ def _probe(path: str) -> VideoInfo:
     if video is not None:
         table = frame_table(path)
         fields["frame_count"] = len(table)
-        if table.fps:
-            duration = max(duration, table.times[-1] + 1 / table.fps) if not duration else duration
+        duration = duration or table.duration
     return VideoInfo(path=path, sha256=file_sha256(path), size_bytes=os.path.getsize(path), container=fmt,
                      duration=round(duration, 6), has_video=video is not None, has_audio=audio is not None,
                      **fields)

@@ -237,7 +237,7 @@ def generate(spec: ClipSpec, out: str | Path) -> Clip:
                 "crf": "23", "preset": "veryfast", "threads": "1", "g": str(spec.fps * 2)})
             stream.width, stream.height, stream.pix_fmt = spec.width, spec.height, "yuv420p"
             stream.codec_context.flags |= getattr(av.codec.context.Flags, "bitexact", 0)
-            audio = _narration_track(container, spec) if spec.narration else None
+            audio = _narration_track(container, spec, duration) if spec.narration else None
             for i in range(n_frames):
                 t = i / spec.fps
                 tip = _hand_at(t, segs, targets, rest)
@@ -295,7 +295,7 @@ def generate(spec: ClipSpec, out: str | Path) -> Clip:
     return Clip(out, annotations)
 
 
-def _narration_track(container, spec: ClipSpec):
+def _narration_track(container, spec: ClipSpec, duration: float):
     """Speak each narration line (espeak-ng) and return a function that muxes the mix."""
     import tempfile
 
@@ -306,7 +306,7 @@ def _narration_track(container, spec: ClipSpec):
     from .tts import speak
 
     rate = 16000
-    total = np.zeros(int(rate * (_timeline(spec)[1] + 1)), np.float32)
+    total = np.zeros(int(rate * (duration + 1)), np.float32)
     with tempfile.TemporaryDirectory(prefix="egoeval-synth-") as tmp:
         for k, (start, text) in enumerate(spec.narration):
             wav = speak(text, Path(tmp) / f"{k}.wav").path
