@@ -97,6 +97,13 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_videos(args: argparse.Namespace) -> int:
+    from egoeval.cli_run import cmd_check_videos
+
+    _suite(args.suite)
+    return cmd_check_videos(args)
+
+
 # --- egoeval score ----------------------------------------------------------------------
 
 def _pct(x: float) -> str:
@@ -218,6 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("id", help="task id, e.g. egobench/retail1/7")
     ts.add_argument("--json", action="store_true")
     ts.set_defaults(func=cmd_tasks_show)
+    tc = tsub.add_parser("check-videos", help="list the videos of a suite that --video-dir does not have")
+    tc.add_argument("--suite", default="egobench")
+    tc.add_argument("--video-dir", metavar="DIR", help="default: EGOEVAL_VIDEO_DIR")
+    tc.set_defaults(func=_check_videos)
 
     s = sub.add_parser("score", help="score result files or logs without re-running them")
     s.add_argument("files", nargs="+", metavar="FILE",
@@ -238,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_validate)
 
     from egoeval.cli_media import add_media_parser
+    from egoeval.cli_run import add_run_parsers
 
+    add_run_parsers(sub, _Parser)
     add_media_parser(sub, _Parser)
     return p
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from egoeval.metrics import file_summary, overall_summary
-from egoeval.trajectory import BadInput, read_log, read_results_file, results_file_stem
+from egoeval.trajectory import BadInput, Episode, read_log, read_results_file, results_file_stem
 from egoeval.verifiers.egobench import FileScore, score_file
 from egoeval.verifiers.profiles import Profile
 from egoeval.verifiers.verdict import InvalidEntry, Verdict
@@ -71,26 +71,23 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
     for path in expand_inputs(paths):
         if path.suffix == ".jsonl":
             _, episodes = read_log(path)
-            by_stem: dict[str, list[tuple[dict, dict]]] = {}
+            by_group: dict[str, FileScore] = {}
             for ep in episodes:
-                parts = ep.task.split("/")
-                if len(parts) != 3 or parts[0] != "egobench":
-                    report.skipped.append(f"{path}: episode {ep.episode}: task {ep.task!r} is not an egobench task")
+                why = unscorable(ep)
+                if why:
+                    report.skipped.append(f"{path}: episode {ep.episode}: {why}")
                     continue
                 try:
-                    gt = next(t for t in suite.raw_tasks(parts[1], ground_truth) if str(t.get("task_id")) == parts[2])
-                except (KeyError, StopIteration):
+                    one = score_episode(ep.task, ep.as_trajectory(), profile, ground_truth)
+                except KeyError:
                     report.skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
                     continue
-                by_stem.setdefault(parts[1], []).append((gt, ep.as_trajectory()))
-            for stem, pairs in by_stem.items():
-                # our logs name their task: score each episode against exactly that task
-                fs = FileScore(stem)
-                for gt, traj in pairs:
-                    one = score_file(stem, [traj], profile, gt_tasks=[gt])
-                    fs.verdicts += one.verdicts
-                    fs.invalid += one.invalid
-                scored.append((f"{path.name}:{stem}", fs))
+                suite_name, group = ep.task.split("/")[:2]
+                fs = by_group.setdefault(group if suite_name == "egobench" else f"{suite_name}/{group}",
+                                         FileScore(one.stem))
+                fs.verdicts += one.verdicts
+                fs.invalid += one.invalid
+            scored += [(f"{path.name}:{group}", fs) for group, fs in by_group.items()]
         else:
             stem = _results_stem(path, ground_truth)
             scored.append((stem, score_file(stem, read_results_file(path), profile,
@@ -103,6 +100,25 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
         report.invalid += fs.invalid
     report.overall = overall_summary(report.files, report.verdicts, profile.pooled_micro)
     return report
+
+
+def unscorable(ep: Episode) -> str | None:
+    """Why a logged episode gets no verdict (None when it is scored): it never finished,
+    or it ended on an infrastructure error, which is counted apart from agent failures."""
+    if not ep.finished:
+        return "unfinished (no episode_end)"
+    if ep.end_reason == "infra_error":
+        return "ended on an infrastructure error (not an agent failure)"
+    return None
+
+
+def score_episode(task_id: str, trajectory: dict, profile: Profile, ground_truth: str = "pinned") -> FileScore:
+    """Score one trajectory against exactly the task it names (logs name their task, so
+    no positional pairing). Raises ``KeyError`` for an unknown task id."""
+    from egoeval.suites import scoring_target
+
+    stem, gt = scoring_target(task_id, ground_truth)
+    return score_file(stem, [trajectory], profile, gt_tasks=[gt])
 
 
 def verdict_record(v: Verdict) -> dict[str, Any]:

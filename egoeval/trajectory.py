@@ -33,7 +33,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator
 
 LOG_FORMAT = "egoeval-log"
 LOG_VERSION = 1
@@ -80,6 +80,21 @@ class Episode:
     corrected_scores: dict | None = None
     end_reason: str | None = None
     counters: dict = field(default_factory=dict)
+    finished: bool = False  # an episode_end was written
+
+    def apply(self, ev: dict) -> None:
+        """Take one of this episode's events into account (start events are the caller's)."""
+        kind = ev.get("event")
+        if kind == "tool_calls":
+            self.tool_calls.append({k: ev.get(k) for k in ("turn", "calls", "results")})
+        elif kind == "message":
+            self.dialogue.append({k: ev[k] for k in ("role", "turn", "content", "evaluation") if k in ev})
+        elif kind == "user_scores":
+            self.corrected_scores = ev.get("scores")
+        elif kind == "episode_end":
+            self.end_reason = ev.get("reason")
+            self.counters = ev.get("counters") or {}
+            self.finished = True
 
     def as_trajectory(self) -> dict:
         """The EgoBench trajectory shape (so one scorer serves both formats)."""
@@ -92,10 +107,12 @@ class Episode:
         return traj
 
 
-def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:
-    """Header and episodes of an egoeval JSONL log. A torn last line is tolerated."""
-    header: dict = {}
-    episodes: dict[str, Episode] = {}
+def iter_events(path: str | os.PathLike) -> Iterator[dict]:
+    """The events of an egoeval JSONL log, header first, checked line by line.
+
+    A torn last line (a crash mid-write) is skipped; anything else that is not a JSON
+    object raises ``BadInput`` naming the line.
+    """
     try:
         fh = open(path, encoding="utf-8")
     except OSError as exc:
@@ -109,39 +126,50 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
             if n >= len(lines) - 1:  # a crash mid-write leaves at most one torn last line
-                break
+                return
             raise BadInput(f"{path}: line {n}: not valid JSON: {exc.msg}") from None
         if not isinstance(ev, dict):
             raise BadInput(f"{path}: line {n}: expected a JSON object")
+        if n == 1 and (ev.get("event") != "header" or ev.get("format") != LOG_FORMAT):
+            raise BadInput(f"{path}: line {n}: not an egoeval log (no header)")
+        yield ev
+
+
+def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:
+    """Header and episodes of an egoeval JSONL log.
+
+    An episode started again (a resumed run redoing an unfinished one) replaces the
+    earlier attempt, so each episode id appears once, with its latest attempt.
+    """
+    header: dict = {}
+    episodes: dict[str, Episode] = {}
+    for ev in iter_events(path):
         kind = ev.get("event")
-        if n == 1 or kind == "header":
-            if kind != "header" or ev.get("format") != LOG_FORMAT:
-                raise BadInput(f"{path}: line {n}: not an egoeval log (no header)")
-            header = ev
+        if kind == "header":
+            header = header or ev
             continue
         eid = ev.get("episode")
         if kind == "episode_start":
             if not isinstance(ev.get("task"), str):
-                raise BadInput(f"{path}: line {n}: episode_start without a task id")
+                raise BadInput(f"{path}: episode {eid}: episode_start without a task id")
+            episodes.pop(eid, None)  # keep insertion order of the latest attempt
             episodes[eid] = Episode(eid, ev["task"], ev.get("epoch", 1), ev.get("mode", "easy"))
             continue
-        ep = episodes.get(eid)
-        if ep is None:
-            continue
-        if kind == "tool_calls":
-            ep.tool_calls.append({k: ev.get(k) for k in ("turn", "calls", "results")})
-        elif kind == "message":
-            ep.dialogue.append({k: v for k, v in ev.items() if k not in ("event", "episode")})
-        elif kind == "user_scores":
-            ep.corrected_scores = ev.get("scores")
-        elif kind == "episode_end":
-            ep.end_reason = ev.get("reason")
-            ep.counters = ev.get("counters") or {}
+        if eid in episodes:
+            episodes[eid].apply(ev)
     return header, list(episodes.values())
 
 
 class LogWriter:
-    """Append-only JSONL writer; every event is flushed and fsync'ed when written."""
+    """Append-only JSONL writer.
+
+    Each event is encoded first and written with one ``os.write`` on an ``O_APPEND``
+    descriptor, so it reaches the file (the kernel's page cache) whole or not at all as
+    far as a killed process is concerned; ``fsync=True`` also forces every event to the
+    disk (against power loss), otherwise call :meth:`sync` at milestones. Reopening a
+    log whose last line was torn by a crash cuts that fragment off first, so appended
+    events never follow garbage.
+    """
 
     def __init__(self, path: str | os.PathLike, *, suite: str, config: dict | None = None,
                  fsync: bool = True) -> None:
@@ -149,27 +177,56 @@ class LogWriter:
 
         self.path = Path(path)
         self.fsync = fsync
-        new = not self.path.exists() or self.path.stat().st_size == 0
-        self._fh: TextIO = open(self.path, "a", encoding="utf-8")
-        if new:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        size = os.fstat(self._fd).st_size
+        if size:
+            _cut_torn_tail(self.path, size)
+        if os.fstat(self._fd).st_size == 0:
             self.write({"event": "header", "format": LOG_FORMAT, "version": LOG_VERSION, "suite": suite,
                         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                         "egoeval": __version__, "config": config or {}})
 
     def write(self, event: dict) -> None:
-        self._fh.write(json.dumps(event, ensure_ascii=False) + "\n")
-        self._fh.flush()
+        data = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
         if self.fsync:
-            os.fsync(self._fh.fileno())
+            os.fsync(self._fd)
+
+    def sync(self) -> None:
+        os.fsync(self._fd)
 
     def close(self) -> None:
-        self._fh.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
     def __enter__(self) -> "LogWriter":
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _cut_torn_tail(path: Path, size: int) -> None:
+    """Truncate a log back to its last complete line."""
+    with open(path, "rb") as fh:
+        fh.seek(max(0, size - 1))
+        if fh.read(1) == b"\n":
+            return
+        block, pos = 1 << 16, size
+        while pos > 0:
+            start = max(0, pos - block)
+            fh.seek(start)
+            chunk = fh.read(pos - start)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                os.truncate(path, start + cut + 1)
+                return
+            pos = start
+    os.truncate(path, 0)
 
 
 def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy") -> Iterator[list[dict]]:

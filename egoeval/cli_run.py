@@ -1,0 +1,237 @@
+"""``egoeval run`` (play episodes), ``egoeval export`` / ``egoeval import`` (EgoBench
+results format) and ``egoeval tasks check-videos``.
+
+Every option of ``run`` can also come from an ``EGOEVAL_<OPTION>`` environment variable
+(``EGOEVAL_AGENT``, ``EGOEVAL_VIDEO_DIR``, ``EGOEVAL_MAX_CONCURRENCY`` ...) and from a
+``.env`` file in the working directory; the command line wins, then the environment,
+then ``.env``. With no arguments, ``egoeval run`` plays the oracle on the demo suite with
+the scripted user, offline, and prints the score table and the log path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+EXIT_OK = 0
+
+
+def load_dotenv(path: str | Path = ".env") -> None:
+    """Put ``KEY=VALUE`` lines of a ``.env`` file into the environment (never overriding)."""
+    p = Path(path)
+    if not p.is_file():
+        return
+    for line in p.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
+
+
+def _env(name: str, default=None):
+    return os.environ.get(f"EGOEVAL_{name.upper()}", default)
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
+        return value
+    return parse
+
+
+def add_run_parsers(sub, parser_class) -> None:
+    load_dotenv()
+    r = sub.add_parser("run", help="play a suite's tasks with an agent and a simulated user, log and score them")
+    r.add_argument("--suite", default=_env("suite", "demo"), help="egobench or demo (default demo)")
+    r.add_argument("--tasks", default=_env("tasks"), metavar="GLOB",
+                   help="task ids to run, glob(s) separated by commas, e.g. 'egobench/retail1/*'")
+    r.add_argument("--agent", default=_env("agent", "oracle"),
+                   help="oracle (default), null, human, replay:LOG, litellm:PROVIDER/MODEL")
+    r.add_argument("--agent-api-base", default=_env("agent_api_base"), metavar="URL")
+    r.add_argument("--user", default=_env("user", "scripted"), help="scripted (default) or litellm:PROVIDER/MODEL")
+    r.add_argument("--user-api-base", default=_env("user_api_base"), metavar="URL")
+    r.add_argument("--mode", default=_env("mode", "easy"), choices=("easy", "hard", "static"))
+    look = r.add_mutually_exclusive_group()
+    look.add_argument("--frames", type=_positive(int), metavar="N", help="N uniform frames (default 8)")
+    look.add_argument("--fps", type=_positive(float), metavar="R", help="frames at R per second")
+    look.add_argument("--keyframes", type=_positive(int), metavar="N", help="the N sharpest, distinct frames")
+    look.add_argument("--native-video", action="store_true", help="send the video file (providers that take video)")
+    look.add_argument("--no-video", action="store_true",
+                      help="run without videos (agents that do not look, e.g. the oracle); marked in the log")
+    r.add_argument("--contact-sheet", action="store_true", help="send the frames as one contact-sheet image")
+    r.add_argument("--max-side", type=_positive(int), default=int(_env("max_side", 448)), metavar="PX")
+    r.add_argument("--media-tools", action="store_true", help="give the agent the media tools (frames, audio, ...)")
+    r.add_argument("--epochs", type=_positive(int), default=int(_env("epochs", 1)), metavar="K")
+    r.add_argument("--seed", type=int, default=int(_env("seed", 0)))
+    r.add_argument("--max-concurrency", type=_positive(int), default=int(_env("max_concurrency", 8)), metavar="N")
+    r.add_argument("--max-turns", type=_positive(int), default=10, help="user turns per episode (default 10)")
+    r.add_argument("--max-tool-calls", type=_positive(int), default=200, help="tool calls per episode (default 200)")
+    r.add_argument("--episode-timeout", type=_positive(float), default=float(_env("episode_timeout", 600)),
+                   metavar="S", help="wall-clock seconds per episode (default 600)")
+    r.add_argument("--token-budget", type=_positive(int), default=None, metavar="N")
+    r.add_argument("--profile", default=_env("profile", "egobench"), help="scoring profile: egobench or strict")
+    r.add_argument("--log-dir", default=_env("log_dir"), metavar="DIR",
+                   help="where the log goes; an existing one is resumed (default logs/<time>-<suite>-<agent>)")
+    r.add_argument("--video-dir", default=_env("video_dir"), metavar="DIR",
+                   help="folder with the EgoBench videos (searched by name, ignoring case)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_run)
+
+    e = sub.add_parser("export", help="write a log as EgoBench results files (<file>_<mode>.json)")
+    e.add_argument("log", help="run.jsonl or its log dir")
+    e.add_argument("--out", required=True, metavar="DIR")
+    e.set_defaults(func=cmd_export)
+
+    i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
+    i.add_argument("files", nargs="+", metavar="FILE")
+    i.add_argument("--out", required=True, metavar="LOG.jsonl")
+    i.set_defaults(func=cmd_import)
+
+
+def _config(args: argparse.Namespace):
+    from egoeval.observation import ObservationConfig
+    from egoeval.runner import Limits, RunConfig
+
+    obs = ObservationConfig(frames=args.frames or (None if (args.fps or args.keyframes) else 8), fps=args.fps,
+                            keyframes=args.keyframes, contact_sheet=args.contact_sheet,
+                            native_video=args.native_video, no_video=args.no_video, max_side=args.max_side)
+    agent_settings = {"api_base": args.agent_api_base} if args.agent_api_base else {}
+    user_settings = {"api_base": args.user_api_base} if args.user_api_base else {}
+    return RunConfig(suite=args.suite, tasks=args.tasks, agent=args.agent, user=args.user, mode=args.mode,
+                     observation=obs, epochs=args.epochs, seed=args.seed, max_concurrency=args.max_concurrency,
+                     limits=Limits(args.max_turns, args.max_tool_calls, args.episode_timeout, args.token_budget),
+                     profile=args.profile, media_tools=args.media_tools, agent_settings=agent_settings,
+                     user_settings=user_settings)
+
+
+def _progress(total: int, quiet: bool):
+    """(callback per finished episode, context manager) drawing a rich progress bar on stderr."""
+    from contextlib import nullcontext
+
+    if quiet or total == 0:
+        return (lambda outcome: None), nullcontext()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    console = Console(stderr=True)
+    progress = Progress(TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tally]}"),
+                        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=console,
+                        disable=not console.is_terminal)
+    bar = progress.add_task("run", total=total, tally="")
+    tally: Counter = Counter()
+
+    def on_episode(outcome) -> None:
+        verdict = outcome.verdict or {}
+        tally["ok" if verdict.get("joint_success") else "fail" if outcome.reason != "infra_error" else "infra"] += 1
+        progress.update(bar, advance=1, tally=f"ok {tally['ok']} fail {tally['fail']} infra errors {tally['infra']}")
+
+    return on_episode, progress
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from egoeval.cli import CliError, _profile, print_score_table
+    from egoeval.players import UnknownPlayer, make_agent_factory, make_user_factory
+    from egoeval.runner import ConfigMismatch, Runner
+    from egoeval.scoring import score_paths
+    from egoeval.suites import UnknownSuite, load_tasks
+    from egoeval.trajectory import BadInput
+    from egoeval.videos import video_dir
+
+    config = _config(args)
+    _profile(config.profile)
+    try:
+        tasks = load_tasks(config.suite, pattern=config.tasks)
+    except UnknownSuite:
+        raise CliError(f"unknown suite {config.suite!r}; available: egobench, demo") from None
+    if not tasks:
+        raise CliError(f"no task of suite {config.suite} matches {config.tasks!r}")
+    try:
+        make_agent, replay = make_agent_factory(config.agent, config.agent_settings)
+        make_user = make_user_factory(config.user, config.mode, config.user_settings)
+    except (UnknownPlayer, ImportError) as exc:
+        raise CliError(str(exc)) from None
+    log_dir = Path(args.log_dir or f"logs/{time.strftime('%Y%m%d-%H%M%S')}-{config.suite}-"
+                   f"{config.agent.replace('/', '_').replace(':', '-')}")
+    runner = Runner(config, tasks, make_agent, make_user, log_dir, video_dir(args.video_dir), replay=replay)
+    try:
+        pending = runner.pending()
+    except (ConfigMismatch, BadInput) as exc:
+        raise CliError(str(exc)) from None
+    done = len(tasks) * config.epochs - len(pending)
+    if done:
+        print(f"resuming {runner.log_path}: {done} episodes already finished, {len(pending)} to run", file=sys.stderr)
+    on_episode, progress = _progress(len(pending), args.quiet)
+    runner.on_episode = on_episode
+    started = time.monotonic()
+    with progress:
+        outcomes = asyncio.run(runner.run())
+    reasons = Counter(o.reason for o in outcomes)
+    print(f"{len(outcomes)} episodes in {time.monotonic() - started:.1f} s"
+          + (f"; ended by: {', '.join(f'{k} {v}' for k, v in reasons.most_common())}" if outcomes else ""))
+    for o in outcomes:
+        if o.reason in ("infra_error", "agent_error"):
+            print(f"  {o.reason}: {o.episode}: {o.error}", file=sys.stderr)
+    report = score_paths([str(runner.log_path)], _profile(config.profile))
+    print_score_table(report)
+    print(f"log: {runner.log_path}")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
+    from egoeval.export import export_log
+    from egoeval.players import log_file
+    from egoeval.trajectory import BadInput
+
+    try:
+        report = export_log(log_file(args.log), args.out)
+    except BadInput as exc:
+        raise CliError(str(exc)) from None
+    for f in report.files:
+        print(f)
+    print(f"{report.trajectories} trajectories in {len(report.files)} files"
+          + (f"; {report.placeholders} tasks without an episode got empty placeholders" if report.placeholders else ""))
+    for s in report.skipped:
+        print(f"skipped: {s}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
+    from egoeval.export import import_results
+    from egoeval.trajectory import BadInput
+
+    try:
+        n = import_results(args.files, args.out)
+    except BadInput as exc:
+        raise CliError(str(exc)) from None
+    print(f"{n} episodes written to {args.out}")
+    return EXIT_OK
+
+
+def cmd_check_videos(args: argparse.Namespace) -> int:
+    from egoeval.cli import EXIT_FAILED
+    from egoeval.suites import load_tasks
+    from egoeval.videos import missing_videos, video_dir
+
+    tasks = load_tasks(args.suite)
+    folder = video_dir(args.video_dir)
+    missing = missing_videos(tasks, folder)
+    names = {t.video for t in tasks if t.suite != "demo"}
+    print(f"{len(names) - len(missing)}/{len(names)} videos found in {folder}")
+    for name, ids in sorted(missing.items()):
+        print(f"  missing {name} ({len(ids)} tasks, e.g. {ids[0]})")
+    return EXIT_OK if not missing else EXIT_FAILED

@@ -1,0 +1,377 @@
+"""The closed loop: play each (task, epoch) as an episode, log every event, score it.
+
+An episode: the agent is shown the task's video (an observation, built off the event
+loop) and the simulated user's first message; it answers with tool calls (run against a
+fresh scenario environment, errors included as results) or with a message for the user;
+the user replies, until the user says STOP or a limit ends it. Every episode ends with
+a reason (:data:`END_REASONS`) and, unless the machine or the provider failed
+(``infra_error``), a verdict from the same scorer ``egoeval score`` uses.
+
+The log (``<log-dir>/run.jsonl``, see :mod:`egoeval.trajectory`) is written event by
+event as it happens. Re-running with the same log dir skips every episode that has its
+``episode_end`` and redoes the rest (and those that ended on an infrastructure error);
+a killed run loses at most its in-flight episodes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from egoeval.agents import Agent, AgentError, AgentTurn, EpisodeContext, InfraError, ToolCall, Usage
+from egoeval.observation import ObservationConfig, observe
+from egoeval.task import Task
+from egoeval.trajectory import Episode, LogWriter, read_log
+from egoeval.users import User
+
+END_REASONS = ("user_stop", "turn_limit", "tool_cap", "token_budget", "timeout", "agent_error", "infra_error")
+LOG_NAME = "run.jsonl"
+
+SCENARIO_ROLES = {
+    "retail": "a shop assistant in a supermarket (products, wines, prices, the customer's cart)",
+    "kitchen": "a kitchen assistant (ingredients, recipes, the user's menu and shopping list)",
+    "restaurant": "a waiter in a restaurant (the menu, dishes, set meals, the diner's order)",
+    "order": "a food-ordering assistant (restaurant menus, dishes, the customer's order)",
+}
+SYSTEM_PROMPT = (
+    "You are an AI service agent acting as {role}. The user wears smart glasses: the images you are given "
+    "are frames of what the user sees, from their own point of view, in time order. Help the user with "
+    "what they ask, using the tools to look things up and to change their records; never invent results. "
+    "Ask for the user's ID when a tool needs it. Reply briefly and clearly."
+)
+
+
+@dataclass
+class Limits:
+    max_user_turns: int = 10
+    max_tool_calls: int = 200
+    episode_timeout: float = 600.0  # seconds of wall clock per episode
+    token_budget: int | None = None  # input + output tokens per episode
+
+
+@dataclass
+class RunConfig:
+    """Everything that decides what a run does (recorded in the log header)."""
+
+    suite: str = "demo"
+    tasks: str | None = None  # glob(s) over task ids
+    agent: str = "oracle"
+    user: str = "scripted"
+    mode: str = "easy"
+    observation: ObservationConfig = field(default_factory=ObservationConfig)
+    epochs: int = 1
+    seed: int = 0
+    max_concurrency: int = 8
+    limits: Limits = field(default_factory=Limits)
+    profile: str = "egobench"
+    media_tools: bool = False
+    system_prompt: str | None = None
+    agent_settings: dict = field(default_factory=dict)
+    user_settings: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"observation": self.observation.to_dict()}
+
+    def identity(self) -> dict:
+        """What must match for a log dir to be resumed (tasks and epochs may grow)."""
+        return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
+                "observation": self.observation.kind(), "seed": self.seed, "profile": self.profile,
+                "media_tools": self.media_tools}
+
+
+class ConfigMismatch(Exception):
+    """A log dir holds a run with another configuration."""
+
+
+def episode_id(task_id: str, epoch: int) -> str:
+    return f"{task_id}@{epoch}"
+
+
+def episode_seed(seed: int, task_id: str, epoch: int) -> int:
+    """A seed per (run seed, task, epoch): distinct across epochs, stable across runs."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{task_id}:{epoch}".encode()).digest()[:4], "big")
+
+
+@dataclass
+class EpisodeOutcome:
+    episode: str
+    task: str
+    epoch: int
+    reason: str
+    error: str | None = None
+    verdict: dict | None = None
+
+
+class EpisodeRecorder:
+    """Writes one episode's events and mirrors them into an :class:`Episode`, so the
+    verdict given at the end is computed from exactly what the log holds."""
+
+    def __init__(self, writer: LogWriter, eid: str, task: Task, epoch: int, mode: str, seed: int) -> None:
+        self.writer, self.eid = writer, eid
+        self.episode = Episode(eid, task.id, epoch, mode)
+        self.event("episode_start", task=task.id, epoch=epoch, mode=mode, seed=seed)
+
+    def event(self, kind: str, /, **fields: Any) -> None:
+        ev = {"event": kind, "episode": self.eid, **fields}
+        self.writer.write(ev)
+        self.episode.apply(ev)
+
+
+def _call_message(calls: list[ToolCall]) -> dict:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": c.id, "type": "function", "function": {
+            "name": c.name, "arguments": c.arguments if isinstance(c.arguments, str)
+            else json.dumps(c.arguments, ensure_ascii=False)}} for c in calls]}
+
+
+def _step_fields(step: AgentTurn) -> dict:
+    fields: dict[str, Any] = {"usage": asdict(step.usage), "latency_s": round(step.latency, 4)}
+    if step.retries:
+        fields["retries"] = step.retries
+    if step.cached:
+        fields["cached"] = True
+    return fields
+
+
+class Runner:
+    """Runs a suite's episodes with an agent and a user; see the module docstring.
+
+    ``make_agent`` and ``make_user`` build a fresh agent and user per episode.
+    ``on_episode`` is called after each finished episode (progress display).
+    """
+
+    def __init__(self, config: RunConfig, tasks: list[Task], make_agent: Callable[[], Agent],
+                 make_user: Callable[[], User], log_dir: str | Path, video_dir: Path | None = None,
+                 on_episode: Callable[[EpisodeOutcome], None] | None = None,
+                 replay: dict[tuple[str, int], dict] | None = None) -> None:
+        from egoeval.tools.registry import ToolRegistry
+        from egoeval.verifiers.profiles import get_profile
+
+        self.config, self.tasks = config, tasks
+        self.make_agent, self.make_user = make_agent, make_user
+        self.log_dir = Path(log_dir)
+        self.log_path = self.log_dir / LOG_NAME
+        self.video_dir = video_dir
+        self.on_episode = on_episode
+        self.replay = replay
+        self.registry = ToolRegistry()
+        self.profile = get_profile(config.profile)
+
+    # --- resume -------------------------------------------------------------------------
+    def finished(self) -> set[str]:
+        """Episodes of this log dir that need no re-run; checks the configuration matches."""
+        if not self.log_path.exists() or self.log_path.stat().st_size == 0:
+            return set()
+        header, episodes = read_log(self.log_path)
+        before = (header.get("config") or {}).get("identity")
+        if before is not None and before != self.config.identity():
+            changed = ", ".join(f"{k}: {before.get(k)!r} -> {v!r}" for k, v in self.config.identity().items()
+                                if before.get(k) != v)
+            raise ConfigMismatch(f"{self.log_path} holds a run with another configuration ({changed}); "
+                                 f"use another --log-dir")
+        return {ep.episode for ep in episodes if ep.finished and ep.end_reason != "infra_error"}
+
+    def pending(self) -> list[tuple[Task, int]]:
+        done = self.finished()
+        return [(t, e) for e in range(1, self.config.epochs + 1) for t in self.tasks
+                if episode_id(t.id, e) not in done]
+
+    # --- the run ------------------------------------------------------------------------
+    async def run(self) -> list[EpisodeOutcome]:
+        work = self.pending()
+        outcomes: list[EpisodeOutcome] = []
+        header = {**self.config.to_dict(), "identity": self.config.identity(), **_provenance()}
+        with LogWriter(self.log_path, suite=self.config.suite, config=header, fsync=False) as writer:
+            items: Iterator[tuple[Task, int]] = iter(work)
+
+            async def worker() -> None:
+                for task, epoch in items:  # one shared iterator: a bounded queue of work
+                    outcome = await self.episode(writer, task, epoch)
+                    outcomes.append(outcome)
+                    if self.on_episode:
+                        self.on_episode(outcome)
+
+            await asyncio.gather(*(worker() for _ in range(max(1, min(self.config.max_concurrency, len(work))))))
+        return outcomes
+
+    async def episode(self, writer: LogWriter, task: Task, epoch: int) -> EpisodeOutcome:
+        eid = episode_id(task.id, epoch)
+        seed = episode_seed(self.config.seed, task.id, epoch)
+        rec = EpisodeRecorder(writer, eid, task, epoch, self.config.mode, seed)
+        state = _State()
+        started = time.monotonic()
+        try:
+            reason = await asyncio.wait_for(self._play(rec, task, epoch, seed, state),
+                                            self.config.limits.episode_timeout)
+            error = None
+        except asyncio.TimeoutError:
+            reason, error = "timeout", f"episode exceeded {self.config.limits.episode_timeout:g} s"
+        except AgentError as exc:
+            reason, error = "agent_error", str(exc) or type(exc).__name__
+        except InfraError as exc:
+            reason, error = "infra_error", str(exc) or type(exc).__name__
+        except Exception as exc:  # noqa: BLE001 - a harness bug ends this episode, not the run
+            import traceback
+
+            reason = "infra_error"
+            error = f"harness error {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+        counters = {"rounds_count": state.turn + 1, "tool_calls_count": state.calls,
+                    "input_tokens": state.usage.input_tokens, "output_tokens": state.usage.output_tokens,
+                    "tokens_consumed": state.usage.input_tokens + state.usage.output_tokens,
+                    "cost": round(state.usage.cost, 6), "wall_s": round(time.monotonic() - started, 3)}
+        rec.episode.counters = counters
+        verdict = None
+        if reason != "infra_error":
+            verdict = self._score(rec.episode)
+            rec.event("verdict", **verdict)
+        rec.event("episode_end", reason=reason, error=error, counters=counters)
+        writer.sync()
+        return EpisodeOutcome(eid, task.id, epoch, reason, error, verdict)
+
+    def _score(self, ep: Episode) -> dict:
+        from egoeval.scoring import score_episode
+
+        scored = score_episode(ep.task, ep.as_trajectory(), self.profile)
+        if scored.verdicts:
+            return scored.verdicts[0].to_dict()
+        return {"invalid": scored.invalid[0].reason if scored.invalid else "no verdict"}
+
+    async def _play(self, rec: EpisodeRecorder, task: Task, epoch: int, seed: int, state: "_State") -> str:
+        from egoeval.media.errors import MediaError
+        from egoeval.videos import VideoMissing
+
+        cfg, limits = self.config, self.config.limits
+        user = self.make_user()
+        agent = self.make_agent()
+        ctx = EpisodeContext(task, epoch, seed, cfg.mode, profile=cfg.profile, max_user_turns=limits.max_user_turns,
+                             replay=self.replay.get((task.id, epoch)) if self.replay is not None else None)
+        try:
+            obs = await asyncio.to_thread(observe, task, cfg.observation, self.video_dir)
+        except (VideoMissing, MediaError, OSError) as exc:
+            raise InfraError(f"video: {exc}") from exc
+        rec.event("observation", **obs.log)
+        env = self.registry.new_env(task.scenario, _seed(task))
+        media = self._media_tools(task, rec.eid) if cfg.media_tools and not cfg.observation.no_video else None
+        tools = self.registry.schemas(task.scenario, media=media)
+        try:
+            first = await user.start(ctx)
+        except Exception as exc:  # noqa: BLE001 - a failing user is the harness's problem
+            raise InfraError(f"user simulator: {exc}") from exc
+        ctx.steps = getattr(user, "steps", None)
+        await _call_agent(agent.start(ctx))
+        prompt = (cfg.system_prompt or SYSTEM_PROMPT).format(role=SCENARIO_ROLES.get(task.scenario, "a helper"))
+        messages: list[dict] = [{"role": "system", "content": prompt},
+                                {"role": "user", "content": obs.parts + [{"type": "text", "text": first.content}]
+                                 if obs.parts else first.content}]
+        rec.event("message", role="user", turn=0, content=first.content)
+        while True:
+            step = await _call_agent(agent.act(messages, tools))
+            state.usage.add(step.usage)
+            if step.tool_calls:
+                await self._run_calls(rec, env, media, step, messages, state)
+                if state.calls > limits.max_tool_calls:
+                    return "tool_cap"
+                if _over_budget(state, limits):
+                    return "token_budget"
+                continue
+            text = step.message or ""
+            rec.event("message", role="agent", turn=state.turn, content=text, **_step_fields(step))
+            messages.append({"role": "assistant", "content": text})
+            if _over_budget(state, limits):
+                return "token_budget"
+            if state.turn + 1 >= limits.max_user_turns:
+                return "turn_limit"
+            try:
+                reply = await user.respond(text)
+            except Exception as exc:  # noqa: BLE001
+                raise InfraError(f"user simulator: {exc}") from exc
+            state.usage.add(reply.usage)
+            if reply.scores is not None:
+                rec.event("user_scores", scores=reply.scores)
+            if reply.stop:
+                rec.event("message", role="user", turn=state.turn + 1, content=reply.content)
+                return "user_stop"
+            state.turn += 1
+            rec.event("message", role="user", turn=state.turn, content=reply.content)
+            messages.append({"role": "user", "content": reply.content})
+
+    async def _run_calls(self, rec: EpisodeRecorder, env: Any, media: Any, step: AgentTurn,
+                         messages: list[dict], state: "_State") -> None:
+        results = []
+        for n, call in enumerate(step.tool_calls):
+            call.id = call.id or f"call_{state.turn}_{state.calls + n}"
+            logged = call.as_logged()
+            if media is not None and call.name in media.members and call.name not in env.members:
+                results.append(await asyncio.to_thread(self.registry.execute, env, logged, media))
+            else:
+                results.append(self.registry.execute(env, logged, media))
+        state.calls += len(step.tool_calls)
+        rec.event("tool_calls", turn=state.turn, calls=[c.as_logged() for c in step.tool_calls],
+                  results=[r.to_log() for r in results], errors=[r.error for r in results], **_step_fields(step))
+        messages.append(_call_message(step.tool_calls))
+        images: list[dict] = []
+        for call, result in zip(step.tool_calls, results):
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result.content})
+            if result.images:
+                images += result.content_parts()[1:]
+        if images:  # tool messages carry text only: the images follow as a user message
+            messages.append({"role": "user", "content": [{"type": "text", "text": "Images returned by the tools:"},
+                                                         *images]})
+
+    def _media_tools(self, task: Task, eid: str):
+        from egoeval.tools.media_tools import MediaTools
+        from egoeval.tools.workspace import Workspace
+        from egoeval.videos import resolve_video
+
+        folder = self.log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
+        return MediaTools({task.video: resolve_video(task, self.video_dir)}, workspace=Workspace(folder))
+
+
+@dataclass
+class _State:
+    turn: int = 0
+    calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+
+
+def _over_budget(state: _State, limits: Limits) -> bool:
+    return limits.token_budget is not None and \
+        state.usage.input_tokens + state.usage.output_tokens > limits.token_budget
+
+
+async def _call_agent(awaitable):
+    """Await an agent coroutine; a bug inside an agent is the agent's error, not a crash."""
+    try:
+        return await awaitable
+    except (AgentError, InfraError, asyncio.CancelledError):
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise AgentError(f"{type(exc).__name__}: {exc}") from exc
+
+
+def _seed(task: Task) -> dict:
+    from egoeval.tasks import egobench
+
+    return egobench.seed(task.seed)
+
+
+def _provenance() -> dict:
+    """egoeval version and git commit, for the log header."""
+    import subprocess
+
+    from egoeval import __version__
+
+    commit = None
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
+                             text=True, timeout=5)
+        commit = out.stdout.strip() or None if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"egoeval_version": __version__, "git_commit": commit}

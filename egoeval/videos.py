@@ -1,0 +1,74 @@
+"""Where a task's video is on this machine.
+
+EgoBench tasks name files (``retail1.mp4``, ``Green Pepper Chicken.mp4``, sometimes
+``.mov``) that users download from the EgoBench authors; egoeval does not ship them.
+``--video-dir`` (or ``EGOEVAL_VIDEO_DIR``) points at the folder, searched recursively,
+and a task's file is found by its stem, case-insensitively, with any video extension.
+Demo tasks' clips are generated into the media cache on first use.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from egoeval.task import Task
+
+VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v", ".mkv", ".webm", ".avi")
+
+
+class VideoMissing(Exception):
+    """A task's video cannot be found (an infrastructure problem, not the agent's)."""
+
+
+def video_dir(explicit: str | os.PathLike | None = None) -> Path | None:
+    value = explicit or os.environ.get("EGOEVAL_VIDEO_DIR")
+    return Path(value) if value else None
+
+
+@lru_cache(maxsize=8)
+def _index(folder: str) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for root, _, files in os.walk(folder):
+        for name in sorted(files):
+            p = Path(root) / name
+            if p.suffix.lower() in VIDEO_SUFFIXES:
+                found.setdefault(p.stem.casefold(), p)
+    return found
+
+
+def find_video(name: str, folder: Path | None) -> Path:
+    """The file for a task's video name in ``folder``; raises :class:`VideoMissing`."""
+    if folder is None:
+        raise VideoMissing(f"video {name!r} needs --video-dir (or EGOEVAL_VIDEO_DIR): EgoBench videos are "
+                           f"downloaded from the EgoBench authors, not shipped with egoeval")
+    if not folder.is_dir():
+        raise VideoMissing(f"video folder {folder} does not exist")
+    path = _index(str(folder.resolve())).get(Path(name).stem.casefold())
+    if path is None:
+        raise VideoMissing(f"video {name!r} is not in {folder} (looked for any of "
+                           f"{', '.join(VIDEO_SUFFIXES)} by name, ignoring case)")
+    return path
+
+
+def resolve_video(task: Task, folder: Path | None = None) -> Path:
+    """The video file of ``task``: a demo clip (generated if needed) or a downloaded file."""
+    if task.suite == "demo":
+        from egoeval.tasks.demo import clip_path
+
+        return clip_path(task)
+    return find_video(task.video, folder)
+
+
+def missing_videos(tasks: list[Task], folder: Path | None) -> dict[str, list[str]]:
+    """Video names that cannot be found, each with the ids of the tasks that need it."""
+    out: dict[str, list[str]] = {}
+    for t in tasks:
+        if t.suite == "demo":
+            continue
+        try:
+            find_video(t.video, folder)
+        except VideoMissing:
+            out.setdefault(t.video, []).append(t.id)
+    return out
