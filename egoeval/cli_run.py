@@ -58,8 +58,13 @@ def add_run_parsers(sub, parser_class) -> None:
     r.add_argument("--agent", default=_env("agent", "oracle"),
                    help="oracle (default), null, human, replay:LOG, litellm:PROVIDER/MODEL")
     r.add_argument("--agent-api-base", default=_env("agent_api_base"), metavar="URL")
+    r.add_argument("--agent-protocol", default=_env("agent_protocol"), choices=("native", "json"),
+                   help="tool calls as native function calls (default) or EgoBench's JSON in text")
     r.add_argument("--user", default=_env("user", "scripted"), help="scripted (default) or litellm:PROVIDER/MODEL")
     r.add_argument("--user-api-base", default=_env("user_api_base"), metavar="URL")
+    r.add_argument("--model-config", default=_env("model_config"), metavar="YAML",
+                   help="model settings: 'defaults:' and per-model 'models:' (temperature, timeout, api_base, ...)")
+    r.add_argument("--no-model-cache", action="store_true", help="always call the model (default: cache replies)")
     r.add_argument("--mode", default=_env("mode", "easy"), choices=("easy", "hard", "static"))
     look = r.add_mutually_exclusive_group()
     look.add_argument("--frames", type=_positive(int), metavar="N", help="N uniform frames (default 8)")
@@ -105,8 +110,14 @@ def _config(args: argparse.Namespace):
     obs = ObservationConfig(frames=args.frames or (None if (args.fps or args.keyframes) else 8), fps=args.fps,
                             keyframes=args.keyframes, contact_sheet=args.contact_sheet,
                             native_video=args.native_video, no_video=args.no_video, max_side=args.max_side)
-    agent_settings = {"api_base": args.agent_api_base} if args.agent_api_base else {}
-    user_settings = {"api_base": args.user_api_base} if args.user_api_base else {}
+    from egoeval.players import load_model_config, settings_for
+
+    models = load_model_config(args.model_config)
+    cache = False if args.no_model_cache else None
+    agent_settings = settings_for(args.agent.split(":", 1)[1], models, api_base=args.agent_api_base,
+                                  protocol=args.agent_protocol, cache=cache) if args.agent.startswith("litellm:") else {}
+    user_settings = settings_for(args.user.split(":", 1)[1], models, api_base=args.user_api_base, cache=cache) \
+        if args.user.startswith("litellm:") else {}
     return RunConfig(suite=args.suite, tasks=args.tasks, agent=args.agent, user=args.user, mode=args.mode,
                      observation=obs, epochs=args.epochs, seed=args.seed, max_concurrency=args.max_concurrency,
                      limits=Limits(args.max_turns, args.max_tool_calls, args.episode_timeout, args.token_budget),
@@ -150,7 +161,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from egoeval.trajectory import BadInput
     from egoeval.videos import video_dir
 
-    config = _config(args)
+    try:
+        config = _config(args)
+    except UnknownPlayer as exc:
+        raise CliError(str(exc)) from None
     _profile(config.profile)
     try:
         tasks = load_tasks(config.suite, pattern=config.tasks)

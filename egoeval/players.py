@@ -16,8 +16,54 @@ AGENTS = ("oracle", "null", "human", "replay:LOG", "litellm:MODEL")
 USERS = ("scripted", "litellm:MODEL")
 
 
+#: What a model's settings may hold (``--model-config`` YAML, ``defaults`` and per model).
+SETTINGS = ("protocol", "api_base", "api_key", "temperature", "seed", "max_tokens", "timeout", "max_retries",
+            "backoff", "max_backoff", "cache", "extra", "max_rewrites")
+
+
 class UnknownPlayer(ValueError):
-    """An agent or user name egoeval does not know."""
+    """An agent or user name egoeval does not know, or settings it cannot take."""
+
+
+def load_model_config(path: str | Path | None) -> dict:
+    """Read a model-settings YAML file: ``defaults:`` for every model, ``models:`` per
+    ``provider/model`` name. Unknown keys are refused (a typo should not pass silently)."""
+    if not path:
+        return {"defaults": {}, "models": {}}
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise UnknownPlayer(f"{path}: cannot read the model config: {exc}") from None
+    if not isinstance(data, dict) or set(data) - {"defaults", "models"}:
+        raise UnknownPlayer(f"{path}: expected top-level keys 'defaults' and 'models'")
+    out = {"defaults": data.get("defaults") or {}, "models": data.get("models") or {}}
+    for where, block in [("defaults", out["defaults"]), *((f"models.{k}", v) for k, v in out["models"].items())]:
+        if not isinstance(block, dict) or set(block) - set(SETTINGS):
+            bad = sorted(set(block) - set(SETTINGS)) if isinstance(block, dict) else block
+            raise UnknownPlayer(f"{path}: {where}: unknown settings {bad}; allowed: {', '.join(SETTINGS)}")
+    return out
+
+
+def settings_for(model: str, config: dict, **overrides) -> dict:
+    """A model's settings: the config's defaults, then its own entry, then the command line."""
+    import os
+
+    merged = {**config.get("defaults", {}), **config.get("models", {}).get(model, {}),
+              **{k: v for k, v in overrides.items() if v is not None}}
+    if merged.get("api_base") and not merged.get("api_key"):
+        key = os.environ.get("EGOEVAL_API_KEY")
+        if key is None and model.split("/", 1)[0] in ("openai", "hosted_vllm") and not os.environ.get("OPENAI_API_KEY"):
+            key = "sk-local"  # OpenAI-compatible local servers want some key
+        if key:
+            merged["api_key"] = key
+    return merged
+
+
+def redact(settings: dict) -> dict:
+    """Settings as they may be logged: no secrets."""
+    return {k: ("***" if k == "api_key" and v else v) for k, v in settings.items()}
 
 
 def log_file(path: str | Path) -> Path:
@@ -46,7 +92,7 @@ def make_agent_factory(spec: str, settings: dict | None = None) -> tuple[Callabl
         from egoeval.litellm_agent import LiteLLMAgent
 
         model = spec.split(":", 1)[1]
-        return (lambda: LiteLLMAgent(model, **settings)), None
+        return (lambda: LiteLLMAgent(model, **{k: v for k, v in settings.items() if k != "max_rewrites"})), None
     raise UnknownPlayer(f"unknown agent {spec!r}; choose one of: {', '.join(AGENTS)}")
 
 
@@ -60,5 +106,5 @@ def make_user_factory(spec: str, mode: str, settings: dict | None = None) -> Cal
         from egoeval.llm_user import LLMUser
 
         model = spec.split(":", 1)[1]
-        return lambda: LLMUser(model, mode, **settings)
+        return lambda: LLMUser(model, mode, **{k: v for k, v in settings.items() if k != "protocol"})
     raise UnknownPlayer(f"unknown user {spec!r}; choose one of: {', '.join(USERS)}")

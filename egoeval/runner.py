@@ -76,7 +76,10 @@ class RunConfig:
     user_settings: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return asdict(self) | {"observation": self.observation.to_dict()}
+        from egoeval.players import redact
+
+        return asdict(self) | {"observation": self.observation.to_dict(), "agent_settings": redact(self.agent_settings),
+                               "user_settings": redact(self.user_settings)}
 
     def identity(self) -> dict:
         """What must match for a log dir to be resumed (tasks and epochs may grow)."""
@@ -224,7 +227,9 @@ class Runner:
         counters = {"rounds_count": state.turn + 1, "tool_calls_count": state.calls,
                     "input_tokens": state.usage.input_tokens, "output_tokens": state.usage.output_tokens,
                     "tokens_consumed": state.usage.input_tokens + state.usage.output_tokens,
-                    "cost": round(state.usage.cost, 6), "wall_s": round(time.monotonic() - started, 3)}
+                    "cost": round(state.usage.cost, 6), "user_input_tokens": state.user_usage.input_tokens,
+                    "user_output_tokens": state.user_usage.output_tokens, "user_cost": round(state.user_usage.cost, 6),
+                    "wall_s": round(time.monotonic() - started, 3)}
         rec.episode.counters = counters
         verdict = None
         if reason != "infra_error":
@@ -263,6 +268,9 @@ class Runner:
             first = await user.start(ctx)
         except Exception as exc:  # noqa: BLE001 - a failing user is the harness's problem
             raise InfraError(f"user simulator: {exc}") from exc
+        state.user_usage.add(first.usage)
+        if first.scores is not None:
+            rec.event("user_scores", scores=first.scores)
         ctx.steps = getattr(user, "steps", None)
         await _call_agent(agent.start(ctx))
         prompt = (cfg.system_prompt or SYSTEM_PROMPT).format(role=SCENARIO_ROLES.get(task.scenario, "a helper"))
@@ -291,7 +299,7 @@ class Runner:
                 reply = await user.respond(text)
             except Exception as exc:  # noqa: BLE001
                 raise InfraError(f"user simulator: {exc}") from exc
-            state.usage.add(reply.usage)
+            state.user_usage.add(reply.usage)
             if reply.scores is not None:
                 rec.event("user_scores", scores=reply.scores)
             if reply.stop:
@@ -337,7 +345,8 @@ class Runner:
 class _State:
     turn: int = 0
     calls: int = 0
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = field(default_factory=Usage)  # the agent's
+    user_usage: Usage = field(default_factory=Usage)  # the simulated user's
 
 
 def _over_budget(state: _State, limits: Limits) -> bool:

@@ -1,0 +1,221 @@
+"""The one model client: LiteLLM, with retries, accounting and a call cache.
+
+Any ``provider/model`` LiteLLM knows, or any OpenAI-compatible server through
+``api_base``. What a run needs beyond a plain call:
+
+- **Retries** with exponential backoff and jitter on rate limits (429), server errors
+  (5xx), timeouts, dropped connections and unreadable responses, honouring
+  ``Retry-After``. Each retry is reported (the log shows them); when retries run out
+  the failure is an :class:`~egoeval.agents.InfraError`: the provider's fault, never
+  the agent's. Errors no retry can fix (bad key, unknown model) are infrastructure
+  errors at once; a prompt longer than the model's context is the agent's error.
+- **Accounting**: input and output tokens, cost where LiteLLM knows the price, latency.
+- **Cache**: an SQLite file keyed by model, messages, tools and sampling parameters
+  (not by ``api_base`` or key), so re-running a run makes no network call.
+
+LiteLLM is imported on first use (it takes seconds) with its bundled price map, so
+nothing reaches the network at import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from egoeval.agents import AgentError, InfraError, Usage
+
+_litellm = None
+
+
+def litellm():
+    """Import LiteLLM once, offline-safe and quiet; a clear error when it is missing."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        try:
+            import litellm as module
+        except ImportError as exc:
+            raise InfraError("LiteLLM is not installed: pip install 'litellm[mcp]' (egoeval's model client)") from exc
+        module.suppress_debug_info = True
+        module.drop_params = True  # a provider that lacks `seed` etc. still gets the call
+        _litellm = module
+    return _litellm
+
+
+@dataclass
+class Completion:
+    text: str | None
+    tool_calls: list[dict] = field(default_factory=list)  # {"id", "name", "arguments" (raw text)}
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0
+    retries: list[dict] = field(default_factory=list)
+    cached: bool = False
+
+    def to_cache(self) -> str:
+        return json.dumps({"text": self.text, "tool_calls": self.tool_calls,
+                           "usage": [self.usage.input_tokens, self.usage.output_tokens, self.usage.cost]})
+
+    @classmethod
+    def from_cache(cls, text: str) -> "Completion":
+        d = json.loads(text)
+        return cls(d["text"], d["tool_calls"], Usage(*d["usage"]), cached=True)
+
+
+class CallCache:
+    """Model replies on disk (SQLite, safe across processes), keyed by request content."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            from egoeval.media.cache import default_root
+
+            path = default_root() / "model_calls.sqlite"
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        with self._db() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, model TEXT, reply TEXT, created REAL)")
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            self._local.db = db
+        return db
+
+    @staticmethod
+    def key(request: dict) -> str:
+        return hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    def get(self, key: str) -> Completion | None:
+        row = self._db().execute("SELECT reply FROM calls WHERE key = ?", (key,)).fetchone()
+        return Completion.from_cache(row[0]) if row else None
+
+    def put(self, key: str, model: str, completion: Completion) -> None:
+        self._db().execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?)",
+                           (key, model, completion.to_cache(), time.time()))
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Seconds from a Retry-After header on the error's HTTP response, if any."""
+    value = None
+    for headers in (getattr(exc, "litellm_response_headers", None), getattr(exc, "headers", None),
+                    getattr(getattr(exc, "response", None), "headers", None)):
+        if headers:
+            value = headers.get("retry-after") or headers.get("Retry-After")
+            if value is not None:
+                break
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, when.timestamp() - time.time())
+
+
+def classify(exc: Exception) -> str:
+    """``retry`` (transient), ``infra`` (retrying will not help) or ``agent`` (the
+    request itself is the agent's problem, e.g. its context is too long)."""
+    lt = litellm()
+    if isinstance(exc, lt.ContextWindowExceededError):
+        return "agent"
+    if isinstance(exc, (lt.AuthenticationError, lt.PermissionDeniedError, lt.NotFoundError,
+                        lt.BadRequestError, lt.UnsupportedParamsError)):
+        return "infra"
+    if isinstance(exc, (lt.RateLimitError, lt.InternalServerError, lt.ServiceUnavailableError, lt.BadGatewayError,
+                        lt.Timeout, lt.APIConnectionError, lt.APIError, asyncio.TimeoutError, ConnectionError,
+                        json.JSONDecodeError)):
+        return "retry"
+    return "retry" if type(exc).__module__.startswith(("httpx", "httpcore", "openai", "aiohttp")) else "infra"
+
+
+class ModelClient:
+    """Chat completions for one model; see the module docstring."""
+
+    def __init__(self, model: str, api_base: str | None = None, api_key: str | None = None,
+                 temperature: float | None = 0.0, seed: int | None = None, max_tokens: int | None = None,
+                 timeout: float = 120.0, max_retries: int = 6, backoff: float = 1.0, max_backoff: float = 60.0,
+                 cache: CallCache | str | Path | bool | None = True, extra: dict | None = None) -> None:
+        self.model, self.api_base, self.api_key = model, api_base, api_key
+        self.params = {k: v for k, v in {"temperature": temperature, "seed": seed, "max_tokens": max_tokens,
+                                         **(extra or {})}.items() if v is not None}
+        self.timeout, self.max_retries = timeout, max_retries
+        self.backoff, self.max_backoff = backoff, max_backoff
+        self.cache = CallCache() if cache is True else CallCache(cache) if isinstance(cache, (str, Path)) else \
+            (cache or None)
+
+    async def complete(self, messages: list[dict], tools: list[dict] | None = None,
+                       seed: int | None = None) -> Completion:
+        params = dict(self.params)
+        if seed is not None and "seed" not in params:
+            params["seed"] = seed
+        request = {"model": self.model, "messages": messages, "tools": tools or None, "params": params}
+        key = CallCache.key(request) if self.cache else ""
+        if self.cache and (hit := self.cache.get(key)) is not None:
+            return hit
+        retries: list[dict] = []
+        for attempt in range(self.max_retries + 1):
+            started = time.monotonic()
+            try:
+                response = await asyncio.wait_for(self._call(messages, tools, params), self.timeout + 5)
+            except Exception as exc:  # noqa: BLE001 - every failure is classified
+                kind = classify(exc)
+                error = f"{type(exc).__name__}: {str(exc)[:300]}"
+                if kind == "agent":
+                    raise AgentError(error) from exc
+                if kind == "infra" or attempt == self.max_retries:
+                    raise InfraError(f"{error} (after {attempt} retries)" if attempt else error) from exc
+                wait = _retry_after(exc)
+                wait = wait if wait is not None else \
+                    min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+                retries.append({"attempt": attempt + 1, "error": error, "wait_s": round(wait, 3)})
+                await asyncio.sleep(wait)
+                continue
+            completion = self._parse(response)
+            completion.latency = time.monotonic() - started
+            completion.retries = retries
+            if self.cache:
+                self.cache.put(key, self.model, completion)
+            return completion
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _call(self, messages: list[dict], tools: list[dict] | None, params: dict) -> Any:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "timeout": self.timeout,
+                                  "num_retries": 0, "max_retries": 0, **params}
+        if tools:
+            kwargs["tools"] = tools
+        if self.api_base:
+            kwargs["api_base"] = self.api_base
+        if self.api_key:
+            kwargs["api_key"] = self.api_key
+        return await litellm().acompletion(**kwargs)
+
+    def _parse(self, response: Any) -> Completion:
+        try:
+            message = response.choices[0].message
+        except (AttributeError, IndexError) as exc:
+            raise InfraError(f"the provider's reply has no message: {str(response)[:200]}") from exc
+        calls = [{"id": c.id or "", "name": c.function.name or "", "arguments": c.function.arguments or ""}
+                 for c in (getattr(message, "tool_calls", None) or [])]
+        usage = getattr(response, "usage", None)
+        cost = 0.0
+        try:
+            cost = float(litellm().completion_cost(completion_response=response) or 0.0)
+        except Exception:  # noqa: BLE001 - no price known for this model
+            pass
+        return Completion(message.content, calls, Usage(getattr(usage, "prompt_tokens", 0) or 0,
+                                                        getattr(usage, "completion_tokens", 0) or 0, cost))
