@@ -212,10 +212,12 @@ class ModelClient:
         calls = [{"id": c.id or "", "name": c.function.name or "", "arguments": c.function.arguments or ""}
                  for c in (getattr(message, "tool_calls", None) or [])]
         usage = getattr(response, "usage", None)
-        cost = 0.0
-        try:
-            cost = float(litellm().completion_cost(completion_response=response) or 0.0)
-        except Exception:  # noqa: BLE001 - no price known for this model
-            pass
+        cost = (getattr(response, "_hidden_params", None) or {}).get("response_cost")  # LiteLLM's own figure
+        if cost is None:
+            try:
+                cost = litellm().completion_cost(completion_response=response)
+            except Exception:  # noqa: BLE001 - no price known for this model
+                cost = 0.0
+        cost = float(cost or 0.0)
         return Completion(message.content, calls, Usage(getattr(usage, "prompt_tokens", 0) or 0,
                                                         getattr(usage, "completion_tokens", 0) or 0, cost))

@@ -86,9 +86,14 @@ class LoopbackLLM:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body in separate sends would wait ~40 ms (Nagle + delayed ACK)
+            wbufsize = 1 << 16  # ... and buffered, they go out together when the request is done
 
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def do_GET(self) -> None:  # noqa: N802 - /stats: how many requests so far
+                self._send(200, json.dumps({"requests": len(outer.requests)}).encode(), {})
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length") or 0)
@@ -131,3 +136,14 @@ class LoopbackLLM:
     def __exit__(self, *exc: Any) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+if __name__ == "__main__":  # a server in its own process (benchmarks): prints its api_base
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--delay", type=float, default=0.0)
+    args = ap.parse_args()
+    with LoopbackLLM(lambda body: reply("Noted."), delay=args.delay) as srv:
+        print(srv.api_base, flush=True)
+        threading.Event().wait()
