@@ -147,12 +147,16 @@ class Runner:
 
     ``make_agent`` and ``make_user`` build a fresh agent and user per episode.
     ``on_episode`` is called after each finished episode (progress display).
+    ``inspector`` is the render-and-look step: given a workspace file a tool call wrote,
+    it returns images of it (rendered pages), which the agent sees right after the
+    call's results so it can check its work and revise (the renderers plug in here).
     """
 
     def __init__(self, config: RunConfig, tasks: list[Task], make_agent: Callable[[], Agent],
                  make_user: Callable[[], User], log_dir: str | Path, video_dir: Path | None = None,
                  on_episode: Callable[[EpisodeOutcome], None] | None = None,
-                 replay: dict[tuple[str, int], dict] | None = None) -> None:
+                 replay: dict[tuple[str, int], dict] | None = None,
+                 inspector: Callable[[Path], list] | None = None) -> None:
         from egoeval.tools.registry import ToolRegistry
         from egoeval.verifiers.profiles import get_profile
 
@@ -163,6 +167,7 @@ class Runner:
         self.video_dir = video_dir
         self.on_episode = on_episode
         self.replay = replay
+        self.inspector = inspector
         self.registry = ToolRegistry()
         self.profile = get_profile(config.profile)
 
@@ -328,9 +333,28 @@ class Runner:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": result.content})
             if result.images:
                 images += result.content_parts()[1:]
+            images += await self._inspect(rec, media, result.artifacts)
         if images:  # tool messages carry text only: the images follow as a user message
             messages.append({"role": "user", "content": [{"type": "text", "text": "Images returned by the tools:"},
                                                          *images]})
+
+    async def _inspect(self, rec: EpisodeRecorder, media: Any, artifacts: list[str]) -> list[dict]:
+        """Render what a call wrote and show it to the agent (logged as ``inspection``)."""
+        if self.inspector is None or media is None or media.workspace is None:
+            return []
+        parts: list[dict] = []
+        for name in artifacts:
+            try:
+                shown = await asyncio.to_thread(self.inspector, media.workspace.path(name, must_exist=True))
+                error = None
+            except Exception as exc:  # noqa: BLE001 - a file that cannot be rendered is a result too
+                shown, error = [], f"{type(exc).__name__}: {exc}"
+            rec.event("inspection", file=name, images=[im.to_log() for im in shown], error=error)
+            parts.append({"type": "text", "text": f"Rendered {name}:" if not error else
+                          f"{name} could not be rendered: {error}"})
+            for im in shown:
+                parts += [{"type": "text", "text": im.caption}, {"type": "image_url", "image_url": {"url": im.data_url()}}]
+        return parts
 
     def _media_tools(self, task: Task, eid: str):
         from egoeval.tools.media_tools import MediaTools

@@ -6,21 +6,29 @@
 the older ``{"turn", "call", "result"}``), ``dialogue``, ``corrected_scores`` and
 counters. Pairing with ground truth is positional under the ``egobench`` profile.
 
-**egoeval log** (read and written): JSON Lines, one event per line, append-only and
-flushed per event, so a crash loses nothing that was finished. Every line is an object
-with an ``event`` field:
+**egoeval log** (read and written): JSON Lines, one event per line, append-only, each
+event written whole with one ``write``, so a crash loses nothing that was finished. Every
+line is an object with an ``event`` field and, after the header, the ``episode`` it
+belongs to (``<task id>@<epoch>``; episodes of a concurrent run interleave):
 
 - ``{"event": "header", "format": "egoeval-log", "version": 1, "suite": ..., "created": ...,
-  "egoeval": <version>, "config": {...}}`` -- first line;
+  "egoeval": <version>, "config": {...}}`` -- first line (the run's configuration, with
+  ``identity``, ``egoeval_version`` and ``git_commit``);
 - ``{"event": "episode_start", "episode": ID, "task": "egobench/retail6/1", "epoch": 1,
-  "mode": "easy"}``;
-- ``{"event": "message", "episode": ID, "turn": N, "role": "user"|"agent", "content": ...}``;
-- ``{"event": "tool_calls", "episode": ID, "turn": N, "calls": [...], "results": [...]}``
-  (calls exactly as the agent wrote them; the same shape as an EgoBench entry);
+  "mode": "easy", "seed": N}``; a later start of the same ID (a resumed run redoing an
+  unfinished episode) replaces the earlier attempt;
+- ``{"event": "observation", "episode": ID, "kind": "uniform"|..."none", "video": ...,
+  "manifest": {...}}`` (what the agent saw);
+- ``{"event": "message", "episode": ID, "turn": N, "role": "user"|"agent", "content": ...}``
+  (agent messages add ``usage``, ``latency_s`` and, when any, ``retries``, ``cached``);
+- ``{"event": "tool_calls", "episode": ID, "turn": N, "calls": [...], "results": [...],
+  "errors": [...]}`` (calls exactly as the agent wrote them; the same shape as an
+  EgoBench entry; results may carry ``images`` hashes and a ``frame_manifest``);
 - ``{"event": "user_scores", "episode": ID, "scores": {...}}`` (the simulated user's
-  self-evaluation; ``role_consistency`` etc., as EgoBench's ``corrected_scores``);
-- ``{"event": "episode_end", "episode": ID, "reason": "user_stop"|..., "counters": {...}}``;
-- ``{"event": "verdict", "episode": ID, ...}`` (optional, written by scorers).
+  self-evaluation so far; ``role_consistency`` etc., as EgoBench's ``corrected_scores``);
+- ``{"event": "verdict", "episode": ID, ...}`` (the verdict given when the episode ended);
+- ``{"event": "episode_end", "episode": ID, "reason": "user_stop"|..., "error": ...,
+  "counters": {...}}`` -- last; an episode without it is unfinished.
 
 Unknown events are ignored by readers, so the format can grow.
 """

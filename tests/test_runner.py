@@ -317,3 +317,31 @@ def test_videos_are_found_by_stem_ignoring_case_and_missing_ones_are_infra_error
     assert main(["tasks", "check-videos", "--video-dir", str(tmp_path / "videos")]) == 1
     out = capsys.readouterr().out
     assert "missing retail1.mp4" not in out and "missing" in out and "videos found" in out
+
+
+def test_files_a_tool_writes_are_rendered_for_the_agent_to_inspect(tmp_path):
+    from egoeval.tools.registry import ToolImage
+
+    def inspector(path):
+        if path.name == "broken.mp4":
+            raise ValueError("the converter crashed")
+        return [ToolImage(b"\xff\xd8fake-jpeg", "image/jpeg", f"{path.name}, page 1")]
+
+    turns = [AgentTurn(tool_calls=[ToolCall("cut_clip", {"start_second": 0.5, "end_second": 1.5,
+                                                         "file_name": "clip.mp4"}),
+                                   ToolCall("cut_clip", {"start_second": 0, "end_second": 1,
+                                                         "file_name": "broken.mp4"})]),
+             AgentTurn(message="The clip looks right.")]
+    agent = Scripted(turns)
+    cfg = RunConfig(observation=ObservationConfig(frames=2), media_tools=True)
+    runner = Runner(cfg, one_task(), lambda: agent, lambda: ScriptedUser("easy"), tmp_path, inspector=inspector)
+    [outcome] = asyncio.run(runner.run())
+    assert outcome.reason == "user_stop"
+    seen = agent.seen[1][-1]["content"]
+    texts = [p["text"] for p in seen if p["type"] == "text"]
+    assert "Rendered clip.mp4:" in texts and "clip.mp4, page 1" in texts
+    assert any("broken.mp4 could not be rendered: ValueError: the converter crashed" in t for t in texts)
+    inspections = [e for e in iter_events(runner.log_path) if e["event"] == "inspection"]
+    assert [i["file"] for i in inspections] == ["clip.mp4", "broken.mp4"] and inspections[0]["images"][0]["bytes"] == 11
+    calls = [e for e in iter_events(runner.log_path) if e["event"] == "tool_calls"][0]
+    assert calls["results"][0]["artifacts"] == ["clip.mp4"]

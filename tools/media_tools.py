@@ -239,7 +239,7 @@ class MediaTools:
         extract_audio(path, out)
         ws.enforce_quota(out)
         return ToolOutput({"file": file_name, "duration_seconds": round(wav_duration(out), 3),
-                           "sample_rate": SPEECH_RATE})
+                           "sample_rate": SPEECH_RATE}, artifacts=[file_name])
 
     def transcribe(self, source: str | None = None, start_second: float | None = None,
                    end_second: float | None = None) -> ToolOutput:
@@ -272,4 +272,5 @@ class MediaTools:
             raise ToolError("cut_clip writes a .mp4 or a .wav file")
         cut_clip(path, start_second, end_second, out)
         ws.enforce_quota(out)
-        return ToolOutput({"file": file_name, "duration_seconds": round(probe(out).duration, 3)})
+        return ToolOutput({"file": file_name, "duration_seconds": round(probe(out).duration, 3)},
+                          artifacts=[file_name])

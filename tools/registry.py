@@ -60,6 +60,7 @@ class ToolOutput:
     value: Any
     images: list[ToolImage] = field(default_factory=list)
     manifest: dict | None = None
+    artifacts: list[str] = field(default_factory=list)  # workspace files the call wrote
 
 
 @dataclass
@@ -72,6 +73,7 @@ class ToolResult:
     error: str | None = None  # None or one of ERROR_CATEGORIES
     images: list[ToolImage] = field(default_factory=list)
     manifest: dict | None = None  # the frame manifest, for frame-returning media tools
+    artifacts: list[str] = field(default_factory=list)  # workspace files the call wrote (the runner may render them)
 
     def to_log(self) -> dict:
         entry = {"role": "tool", "tool_name": self.tool_name, "parameters": self.parameters, "content": self.content}
@@ -79,6 +81,8 @@ class ToolResult:
             entry["images"] = [im.to_log() for im in self.images]
         if self.manifest is not None:
             entry["frame_manifest"] = self.manifest
+        if self.artifacts:
+            entry["artifacts"] = self.artifacts
         return entry
 
     def content_parts(self) -> list[dict]:
@@ -149,6 +153,6 @@ class ToolRegistry:
         output = value if isinstance(value, ToolOutput) else ToolOutput(value)
         try:
             return ToolResult(name, params, _dump(normalise_result(output.value)), images=output.images,
-                              manifest=output.manifest)
+                              manifest=output.manifest, artifacts=output.artifacts)
         except (TypeError, ValueError) as exc:
             return ToolResult(name, params, _dump({"error": f"result is not JSON: {exc}"}), "tool_error")
