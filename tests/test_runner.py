@@ -60,6 +60,9 @@ def test_egoeval_run_with_no_arguments_plays_the_oracle_on_the_demo_suite(tmp_pa
     # the verdicts written during the run are what `egoeval score` recomputes
     logged = verdicts(log)
     assert all(v["joint_success"] for v in logged.values())
+    again = score_paths([str(log)], get_profile("egobench")).verdicts
+    canon = lambda d: json.dumps({k: v for k, v in d.items() if k not in ("event", "episode")}, sort_keys=True)  # noqa: E731
+    assert sorted(canon(v.to_dict()) for v in again) == sorted(canon(v) for v in logged.values())
     assert main(["score", str(log.parent), "--json"]) == 0
     scored = json.loads(capsys.readouterr().out)
     assert scored["overall"]["joint_success"] == 12 and scored["overall"]["tasks"] == 12
@@ -345,3 +348,28 @@ def test_files_a_tool_writes_are_rendered_for_the_agent_to_inspect(tmp_path):
     assert [i["file"] for i in inspections] == ["clip.mp4", "broken.mp4"] and inspections[0]["images"][0]["bytes"] == 11
     calls = [e for e in iter_events(runner.log_path) if e["event"] == "tool_calls"][0]
     assert calls["results"][0]["artifacts"] == ["clip.mp4"]
+
+
+def test_settings_from_the_environment_and_a_dotenv_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("# run settings\nEGOEVAL_AGENT=null\nexport EGOEVAL_TASKS='demo/retail/*'\n")
+    monkeypatch.setenv("EGOEVAL_LOG_DIR", str(tmp_path / "from-env"))
+    try:
+        assert main(["run", "--no-video", "--quiet"]) == 0
+    finally:
+        os.environ.pop("EGOEVAL_AGENT", None)
+        os.environ.pop("EGOEVAL_TASKS", None)
+    assert "3 episodes" in capsys.readouterr().out
+    header, episodes = read_log(tmp_path / "from-env" / "run.jsonl")
+    assert header["config"]["agent"] == "null" and len(episodes) == 3
+
+
+def test_import_egobench_results_then_score_the_log(shared, tmp_path, capsys):
+    files = [str(p) for p in sorted((shared / "trajectories").glob("*_easy.json"))]
+    assert main(["import", *files, "--out", str(tmp_path / "imported.jsonl")]) == 0
+    assert "309 episodes" in capsys.readouterr().out
+    direct = score_paths(files, get_profile("egobench"))
+    via_log = score_paths([str(tmp_path / "imported.jsonl")], get_profile("egobench"))
+    assert direct.overall["joint_success"] == via_log.overall["joint_success"]
+    assert sorted(v.to_dict()["joint_success"] for v in direct.verdicts) == \
+        sorted(v.to_dict()["joint_success"] for v in via_log.verdicts)
