@@ -57,30 +57,37 @@ def _requests(api_base: str) -> int:
         return json.load(r)["requests"]
 
 
-def throughput(n: int, latency: float, concurrency: int, tmp: Path) -> None:
-    """The loopback server runs in its own process, so its threads do not share our GIL."""
+def throughput(n: int, latency: float, concurrency: int, workers: int, tmp: Path) -> None:
+    """``egoeval run`` with the LiteLLM agent, the loopback server in its own process; the
+    time is the span from the first episode's start to the last one's end in the log."""
     import subprocess
 
-    from egoeval.litellm_agent import LiteLLMAgent
+    from egoeval.trajectory import iter_events
 
-    tasks = load_tasks("egobench")[:n]
-    server = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parents[1] / "tests" / "llm_server.py"),
-                               "--delay", str(latency)], stdout=subprocess.PIPE, text=True)
+    repo = Path(__file__).resolve().parents[1]
+    server = subprocess.Popen([sys.executable, str(repo / "tests" / "llm_server.py"), "--delay", str(latency)],
+                              stdout=subprocess.PIPE, text=True)
+    log_dir = tmp / f"throughput-{concurrency}-{workers}"
     try:
         api_base = server.stdout.readline().strip()
-        agent = lambda: LiteLLMAgent("openai/bench", api_base=api_base, api_key="k", cache=False,  # noqa: E731
-                                     timeout=60)
-        play(tasks[:1], agent, tmp / f"warm-up-{concurrency}", 1, mode="static")  # LiteLLM's import and first call (seconds)
         before = _requests(api_base)
-        outcomes, wall, _ = play(tasks, agent, tmp / f"throughput-{concurrency}", concurrency)
+        subprocess.run([sys.executable, "-m", "egoeval", "run", "--suite", "egobench",
+                        "--agent", "litellm:openai/bench", "--agent-api-base", api_base, "--no-video",
+                        "--no-model-cache", "--quiet", "--max-concurrency", str(concurrency), "--workers", str(workers),
+                        "--log-dir", str(log_dir), "--tasks", ",".join(t.id for t in load_tasks("egobench")[:n])],
+                       check=True, stdout=subprocess.DEVNULL, cwd=tmp)
         calls = _requests(api_base) - before
     finally:
         server.kill()
+    events = list(iter_events(log_dir / "run.jsonl"))
+    starts = [e["time"] for e in events if e["event"] == "episode_start"]
+    ends = [e for e in events if e["event"] == "episode_end"]
+    wall = max(e["time"] for e in ends) - min(starts)
     ideal = calls * latency / concurrency
-    errors = sum(o.reason in ("infra_error", "agent_error") for o in outcomes)
-    print(f"throughput: {len(outcomes)} episodes, {calls} model calls at {latency * 1000:.0f} ms, concurrency "
-          f"{concurrency}: {wall:.2f} s; ideal {ideal:.2f} s; ratio {wall / ideal:.2f}x (goal <= 1.3x); "
-          f"errors {errors}")
+    errors = sum(e["reason"] in ("infra_error", "agent_error") for e in ends)
+    print(f"throughput: {len(ends)} episodes, {calls} model calls at {latency * 1000:.0f} ms, concurrency "
+          f"{concurrency}, {workers} worker process{'es' if workers > 1 else ''}: {wall:.2f} s; ideal {ideal:.2f} s; "
+          f"ratio {wall / ideal:.2f}x (goal <= 1.3x); errors {errors}")
 
 
 def overhead(tmp: Path) -> None:
@@ -160,8 +167,9 @@ def main() -> None:
         os.environ.setdefault("EGOEVAL_CACHE", str(Path(tmp) / "cache"))
         print(f"cores {os.cpu_count()}, python {sys.version.split()[0]}")
         overhead(Path(tmp))
-        throughput(args.episodes, args.latency, args.concurrency, Path(tmp))
-        throughput(args.episodes, args.latency, args.concurrency // 2, Path(tmp))
+        throughput(args.episodes, args.latency, args.concurrency, 1, Path(tmp))
+        throughput(args.episodes, args.latency, args.concurrency, 2, Path(tmp))
+        throughput(args.episodes, args.latency, args.concurrency // 2, 1, Path(tmp))
         client_cost(Path(tmp))
         if not args.skip_memory:
             memory(Path(tmp))

@@ -258,7 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv = argv  # the command line as given (worker processes repeat it)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help() if args.command is None else parser.parse_args([args.command, "--help"])

@@ -79,6 +79,11 @@ def add_run_parsers(sub, parser_class) -> None:
     r.add_argument("--epochs", type=_positive(int), default=int(_env("epochs", 1)), metavar="K")
     r.add_argument("--seed", type=int, default=int(_env("seed", 0)))
     r.add_argument("--max-concurrency", type=_positive(int), default=int(_env("max_concurrency", 8)), metavar="N")
+    r.add_argument("--workers", type=_positive(int), default=int(_env("workers", 1)), metavar="W",
+                   help="worker processes sharing the episodes (and --max-concurrency); for many fast model "
+                        "calls, where one process's CPU is the limit")
+    r.add_argument("--shard", default=None, help=argparse.SUPPRESS)  # I/W: a worker's share (internal)
+    r.add_argument("--report-episodes", action="store_true", help=argparse.SUPPRESS)  # a JSON line per episode
     r.add_argument("--max-turns", type=_positive(int), default=10, help="user turns per episode (default 10)")
     r.add_argument("--max-tool-calls", type=_positive(int), default=200, help="tool calls per episode (default 200)")
     r.add_argument("--episode-timeout", type=_positive(float), default=float(_env("episode_timeout", 600)),
@@ -179,11 +184,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     log_dir = Path(args.log_dir or f"logs/{time.strftime('%Y%m%d-%H%M%S')}-{config.suite}-"
                    f"{config.agent.replace('/', '_').replace(':', '-')}")
-    runner = Runner(config, tasks, make_agent, make_user, log_dir, video_dir(args.video_dir), replay=replay)
+    if config.agent.startswith("litellm:") or config.user.startswith("litellm:"):
+        from egoeval.model_client import litellm
+
+        litellm()  # import it (seconds) before any episode's clock starts
+    shard = _shard(args.shard)
+    runner = Runner(config, tasks, make_agent, make_user, log_dir, video_dir(args.video_dir), replay=replay,
+                    shard=shard)
     try:
         pending = runner.pending()
     except (ConfigMismatch, BadInput) as exc:
         raise CliError(str(exc)) from None
+    if shard is not None:  # a worker: play its share, report each episode, print nothing else
+        if args.report_episodes:
+            runner.on_episode = _report
+        asyncio.run(runner.run())
+        return EXIT_OK
     done = len(tasks) * config.epochs - len(pending)
     if done:
         print(f"resuming {runner.log_path}: {done} episodes already finished, {len(pending)} to run", file=sys.stderr)
@@ -191,7 +207,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     runner.on_episode = on_episode
     started = time.monotonic()
     with progress:
-        outcomes = asyncio.run(runner.run())
+        if args.workers > 1 and pending:
+            outcomes = _run_workers(args, runner, on_episode)
+        else:
+            outcomes = asyncio.run(runner.run())
     reasons = Counter(o.reason for o in outcomes)
     print(f"{len(outcomes)} episodes in {time.monotonic() - started:.1f} s"
           + (f"; ended by: {', '.join(f'{k} {v}' for k, v in reasons.most_common())}" if outcomes else ""))
@@ -202,6 +221,80 @@ def cmd_run(args: argparse.Namespace) -> int:
     print_score_table(report)
     print(f"log: {runner.log_path}")
     return EXIT_OK
+
+
+def _shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    from egoeval.cli import CliError
+
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise CliError(f"--shard expects I/N, not {text!r}") from None
+    if not 0 <= i < n:
+        raise CliError(f"--shard {text}: need 0 <= I < N")
+    return i, n
+
+
+def _report(outcome) -> None:
+    """A worker tells its parent about each finished episode: one JSON line on stdout."""
+    import json
+
+    verdict = outcome.verdict or {}
+    print(json.dumps({"episode": outcome.episode, "task": outcome.task, "epoch": outcome.epoch,
+                      "reason": outcome.reason, "error": outcome.error,
+                      "joint_success": verdict.get("joint_success")}), flush=True)
+
+
+def _run_workers(args: argparse.Namespace, runner, on_episode) -> list:
+    """Play the run in ``--workers`` processes that append to the same log.
+
+    The parent writes the header (and repairs a torn log) first; each worker plays the
+    episodes of its stable shard with its part of the concurrency and reports every
+    finished episode on stdout. A worker that dies leaves its in-flight episodes
+    unfinished, for the next resume.
+    """
+    import json
+    import math
+    import queue
+    import subprocess
+    import threading
+
+    from egoeval.runner import EpisodeOutcome
+    from egoeval.trajectory import LogWriter
+
+    LogWriter(runner.log_path, suite=runner.config.suite, config=runner.header(), fsync=False).close()
+    n = args.workers
+    per = max(1, math.ceil(runner.config.max_concurrency / n))
+    lines: queue.Queue = queue.Queue()
+    procs = []
+    for i in range(n):
+        cmd = [sys.executable, "-m", "egoeval", *args.argv, "--log-dir", str(runner.log_dir), "--workers", "1",
+               "--max-concurrency", str(per), "--quiet", "--shard", f"{i}/{n}", "--report-episodes"]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        procs.append(proc)
+        threading.Thread(target=lambda p=proc: ([lines.put(ln) for ln in p.stdout], lines.put(None)),
+                         daemon=True).start()
+    outcomes, open_pipes = [], n
+    while open_pipes:
+        line = lines.get()
+        if line is None:
+            open_pipes -= 1
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        outcome = EpisodeOutcome(d["episode"], d["task"], d["epoch"], d["reason"], d["error"],
+                                 None if d["joint_success"] is None else {"joint_success": d["joint_success"]})
+        outcomes.append(outcome)
+        on_episode(outcome)
+    for i, proc in enumerate(procs):
+        if proc.wait() != 0:
+            print(f"worker {i} ended with exit code {proc.returncode}; its unfinished episodes are played "
+                  f"on the next run with this --log-dir", file=sys.stderr)
+    return outcomes
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -96,6 +96,11 @@ def episode_id(task_id: str, epoch: int) -> str:
     return f"{task_id}@{epoch}"
 
 
+def shard_of(eid: str, n: int) -> int:
+    """The worker shard of an episode: stable, so every worker agrees without talking."""
+    return int.from_bytes(hashlib.sha256(eid.encode()).digest()[:4], "big") % n
+
+
 def episode_seed(seed: int, task_id: str, epoch: int) -> int:
     """A seed per (run seed, task, epoch): distinct across epochs, stable across runs."""
     return int.from_bytes(hashlib.sha256(f"{seed}:{task_id}:{epoch}".encode()).digest()[:4], "big")
@@ -118,7 +123,7 @@ class EpisodeRecorder:
     def __init__(self, writer: LogWriter, eid: str, task: Task, epoch: int, mode: str, seed: int) -> None:
         self.writer, self.eid = writer, eid
         self.episode = Episode(eid, task.id, epoch, mode)
-        self.event("episode_start", task=task.id, epoch=epoch, mode=mode, seed=seed)
+        self.event("episode_start", task=task.id, epoch=epoch, mode=mode, seed=seed, time=round(time.time(), 3))
 
     def event(self, kind: str, /, **fields: Any) -> None:
         ev = {"event": kind, "episode": self.eid, **fields}
@@ -156,7 +161,7 @@ class Runner:
                  make_user: Callable[[], User], log_dir: str | Path, video_dir: Path | None = None,
                  on_episode: Callable[[EpisodeOutcome], None] | None = None,
                  replay: dict[tuple[str, int], dict] | None = None,
-                 inspector: Callable[[Path], list] | None = None) -> None:
+                 inspector: Callable[[Path], list] | None = None, shard: tuple[int, int] | None = None) -> None:
         from egoeval.tools.registry import ToolRegistry
         from egoeval.verifiers.profiles import get_profile
 
@@ -168,6 +173,7 @@ class Runner:
         self.on_episode = on_episode
         self.replay = replay
         self.inspector = inspector
+        self.shard = shard  # (i, n): play only the episodes of shard i of n (a worker process)
         self.registry = ToolRegistry()
         self.profile = get_profile(config.profile)
 
@@ -187,15 +193,23 @@ class Runner:
 
     def pending(self) -> list[tuple[Task, int]]:
         done = self.finished()
-        return [(t, e) for e in range(1, self.config.epochs + 1) for t in self.tasks
+        todo = [(t, e) for e in range(1, self.config.epochs + 1) for t in self.tasks
                 if episode_id(t.id, e) not in done]
+        if self.shard is not None:
+            i, n = self.shard
+            todo = [(t, e) for t, e in todo if shard_of(episode_id(t.id, e), n) == i]
+        return todo
 
     # --- the run ------------------------------------------------------------------------
+    def header(self) -> dict:
+        """The configuration recorded in the log header."""
+        return {**self.config.to_dict(), "identity": self.config.identity(), **_provenance()}
+
     async def run(self) -> list[EpisodeOutcome]:
         work = self.pending()
         outcomes: list[EpisodeOutcome] = []
-        header = {**self.config.to_dict(), "identity": self.config.identity(), **_provenance()}
-        with LogWriter(self.log_path, suite=self.config.suite, config=header, fsync=False) as writer:
+        with LogWriter(self.log_path, suite=self.config.suite, config=self.header(), fsync=False,
+                       repair=self.shard is None) as writer:
             items: Iterator[tuple[Task, int]] = iter(work)
 
             async def worker() -> None:
@@ -240,7 +254,7 @@ class Runner:
         if reason != "infra_error":
             verdict = self._score(rec.episode)
             rec.event("verdict", **verdict)
-        rec.event("episode_end", reason=reason, error=error, counters=counters)
+        rec.event("episode_end", reason=reason, error=error, counters=counters, time=round(time.time(), 3))
         writer.sync()
         return EpisodeOutcome(eid, task.id, epoch, reason, error, verdict)
 

@@ -176,11 +176,12 @@ class LogWriter:
     far as a killed process is concerned; ``fsync=True`` also forces every event to the
     disk (against power loss), otherwise call :meth:`sync` at milestones. Reopening a
     log whose last line was torn by a crash cuts that fragment off first, so appended
-    events never follow garbage.
+    events never follow garbage. Several processes may append to one log (``O_APPEND``
+    writes of whole lines do not interleave); only the first may repair it.
     """
 
     def __init__(self, path: str | os.PathLike, *, suite: str, config: dict | None = None,
-                 fsync: bool = True) -> None:
+                 fsync: bool = True, repair: bool = True) -> None:
         from egoeval import __version__
 
         self.path = Path(path)
@@ -188,7 +189,7 @@ class LogWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         size = os.fstat(self._fd).st_size
-        if size:
+        if size and repair:  # never while other processes append (worker processes share a log)
             _cut_torn_tail(self.path, size)
         if os.fstat(self._fd).st_size == 0:
             self.write({"event": "header", "format": LOG_FORMAT, "version": LOG_VERSION, "suite": suite,

@@ -373,3 +373,18 @@ def test_import_egobench_results_then_score_the_log(shared, tmp_path, capsys):
     assert direct.overall["joint_success"] == via_log.overall["joint_success"]
     assert sorted(v.to_dict()["joint_success"] for v in direct.verdicts) == \
         sorted(v.to_dict()["joint_success"] for v in via_log.verdicts)
+
+
+def test_worker_processes_share_one_log_exactly_once(tmp_path, capsys):
+    log_dir = tmp_path / "workers"
+    args = ["run", "--suite", "egobench", "--tasks", "order*", "--mode", "static", "--no-video", "--quiet",
+            "--workers", "3", "--log-dir", str(log_dir)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    total = len(load_tasks("egobench", pattern="order*"))
+    assert f"{total} episodes" in out and f"joint {total}" in out
+    events = list(iter_events(log_dir / "run.jsonl"))
+    assert sum(e["event"] == "header" for e in events) == 1
+    ends = Counter(e["episode"] for e in events if e["event"] == "episode_end")
+    assert len(ends) == total and set(ends.values()) == {1}
+    assert main(args) == 0 and "0 episodes" in capsys.readouterr().out  # resumed: nothing left
