@@ -16,6 +16,7 @@ task), ``null`` (never calls a tool), ``replay`` (re-plays a recorded log) and `
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sys
@@ -238,7 +239,7 @@ class HumanAgent:
         calls: list[ToolCall] = []
         while True:
             print("> ", end="", file=self.stdout, flush=True)
-            line = self.stdin.readline()
+            line = await asyncio.to_thread(self.stdin.readline)  # other episodes go on while a person types
             if not line:  # end of input: the person left
                 raise AgentError("the human agent's input ended")
             line = line.strip()

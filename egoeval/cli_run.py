@@ -84,11 +84,14 @@ def add_run_parsers(sub, parser_class) -> None:
                         "calls, where one process's CPU is the limit")
     r.add_argument("--shard", default=None, help=argparse.SUPPRESS)  # I/W: a worker's share (internal)
     r.add_argument("--report-episodes", action="store_true", help=argparse.SUPPRESS)  # a JSON line per episode
-    r.add_argument("--max-turns", type=_positive(int), default=10, help="user turns per episode (default 10)")
-    r.add_argument("--max-tool-calls", type=_positive(int), default=200, help="tool calls per episode (default 200)")
+    r.add_argument("--max-turns", type=_positive(int), default=int(_env("max_turns", 10)),
+                   help="user turns per episode (default 10)")
+    r.add_argument("--max-tool-calls", type=_positive(int), default=int(_env("max_tool_calls", 200)),
+                   help="tool calls per episode (default 200)")
     r.add_argument("--episode-timeout", type=_positive(float), default=float(_env("episode_timeout", 600)),
                    metavar="S", help="wall-clock seconds per episode (default 600)")
-    r.add_argument("--token-budget", type=_positive(int), default=None, metavar="N")
+    r.add_argument("--token-budget", type=_positive(int), metavar="N",
+                   default=int(_env("token_budget")) if _env("token_budget") else None)
     r.add_argument("--profile", default=_env("profile", "egobench"), help="scoring profile: egobench or strict")
     r.add_argument("--log-dir", default=_env("log_dir"), metavar="DIR",
                    help="where the log goes; an existing one is resumed (default logs/<time>-<suite>-<agent>)")
@@ -156,15 +159,9 @@ def _progress(total: int, quiet: bool):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from egoeval.cli import CliError, _profile, print_score_table
+    from egoeval.cli import CliError, _profile
     from egoeval.players import UnknownPlayer, make_agent_factory, make_user_factory
-    from egoeval.runner import ConfigMismatch, Runner
-    from egoeval.scoring import score_paths
     from egoeval.suites import UnknownSuite, load_tasks
-    from egoeval.trajectory import BadInput
-    from egoeval.videos import video_dir
 
     try:
         config = _config(args)
@@ -189,6 +186,25 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         litellm()  # import it (seconds) before any episode's clock starts
     shard = _shard(args.shard)
+    lock = _lock(log_dir) if shard is None else None
+    try:
+        return _play(args, config, tasks, make_agent, make_user, replay, log_dir, shard)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _play(args: argparse.Namespace, config, tasks: list, make_agent, make_user, replay, log_dir: Path,
+          shard: tuple[int, int] | None) -> int:
+    """Play the run (or, in a worker, its shard) and print the summary."""
+    import asyncio
+
+    from egoeval.cli import CliError, _profile, print_score_table
+    from egoeval.runner import ConfigMismatch, Runner
+    from egoeval.scoring import score_paths
+    from egoeval.trajectory import BadInput
+    from egoeval.videos import video_dir
+
     runner = Runner(config, tasks, make_agent, make_user, log_dir, video_dir(args.video_dir), replay=replay,
                     shard=shard)
     try:
@@ -220,7 +236,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     report = score_paths([str(runner.log_path)], _profile(config.profile))
     print_score_table(report)
     print(f"log: {runner.log_path}")
-    return EXIT_OK
+    return 1 if getattr(args, "workers_failed", False) else EXIT_OK
+
+
+def _lock(log_dir: Path):
+    """Take ``<log dir>/.lock`` (released when the returned file is closed): two runs on
+    one log dir would play the same episodes twice."""
+    import fcntl
+
+    from egoeval.cli import CliError
+
+    log_dir.mkdir(parents=True, exist_ok=True)
+    fh = open(log_dir / ".lock", "w")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise CliError(f"another egoeval run is using {log_dir}; wait for it or choose another --log-dir") from None
+    return fh
 
 
 def _shard(text: str | None) -> tuple[int, int] | None:
@@ -290,10 +323,11 @@ def _run_workers(args: argparse.Namespace, runner, on_episode) -> list:
                                  None if d["joint_success"] is None else {"joint_success": d["joint_success"]})
         outcomes.append(outcome)
         on_episode(outcome)
-    for i, proc in enumerate(procs):
-        if proc.wait() != 0:
-            print(f"worker {i} ended with exit code {proc.returncode}; its unfinished episodes are played "
-                  f"on the next run with this --log-dir", file=sys.stderr)
+    failed = [i for i, proc in enumerate(procs) if proc.wait() != 0]
+    for i in failed:
+        print(f"worker {i} ended with exit code {procs[i].returncode}; its unfinished episodes are played "
+              f"on the next run with this --log-dir", file=sys.stderr)
+    args.workers_failed = bool(failed)
     return outcomes
 
 

@@ -35,15 +35,33 @@ JSON_PROTOCOL = (
 
 
 def _call_key(obj: Any) -> bool:
-    return isinstance(obj, dict) and any(k in obj for k in ("tool_call", "tool_name", "name"))
+    """A call object: ``tool_call`` or ``tool_name``, or ``name`` *with* parameters or
+    arguments (``{"name": "Mouton Cadet", "qty": 2}`` in a reply is data, not a call)."""
+    if not isinstance(obj, dict):
+        return False
+    return "tool_call" in obj or "tool_name" in obj or ("name" in obj and ("parameters" in obj or "arguments" in obj))
 
 
 def _as_call(obj: dict) -> ToolCall:
-    if isinstance(obj.get("tool_call"), dict):
-        obj = obj["tool_call"]
+    inner = obj.get("tool_call")
+    if isinstance(inner, dict):
+        obj = inner
+    elif isinstance(inner, str):  # {"tool_call": "get_cart", "parameters": {...}}
+        obj = {**obj, "tool_name": inner}
     name = obj.get("tool_name") or obj.get("name") or ""
     args = obj["parameters"] if "parameters" in obj else obj.get("arguments", {})
     return ToolCall(str(name), args)
+
+
+def _calls_in(obj: Any) -> list[ToolCall]:
+    """Calls in a parsed JSON value, looking inside wrappers (``{"calls": [...]}``)."""
+    if _call_key(obj):
+        return [_as_call(obj)]
+    if isinstance(obj, list):
+        return [c for x in obj for c in _calls_in(x)]
+    if isinstance(obj, dict):
+        return [c for v in obj.values() if isinstance(v, (list, dict)) for c in _calls_in(v)]
+    return []
 
 
 def parse_text_calls(text: str | None) -> list[ToolCall]:
@@ -58,10 +76,8 @@ def parse_text_calls(text: str | None) -> list[ToolCall]:
         whole = json.loads(body)
     except json.JSONDecodeError:
         whole = None
-    if _call_key(whole):
-        return [_as_call(whole)]
-    if isinstance(whole, list) and whole and all(_call_key(x) for x in whole):
-        return [_as_call(x) for x in whole]
+    if isinstance(whole, (dict, list)):
+        return _calls_in(whole)
     decoder, calls, i = json.JSONDecoder(), [], 0
     while i < len(text):
         if text[i] in "{[":
@@ -70,10 +86,7 @@ def parse_text_calls(text: str | None) -> list[ToolCall]:
             except json.JSONDecodeError:
                 i += 1
                 continue
-            if _call_key(obj):
-                calls.append(_as_call(obj))
-            elif isinstance(obj, list):
-                calls += [_as_call(x) for x in obj if _call_key(x)]
+            calls += _calls_in(obj)
             i = end
             continue
         i += 1
@@ -126,6 +139,11 @@ class LiteLLMAgent:
         self.protocol = protocol
         self.client = ModelClient(model, **client)
         self.seed: int | None = None
+
+    @property
+    def waiting_on_provider(self) -> bool:
+        """True while a call waits out a provider's retry (the runner does not charge it to the agent)."""
+        return self.client.waiting > 0 or self.client.cut_short_while_waiting
 
     async def start(self, ctx: EpisodeContext) -> None:
         self.seed = ctx.seed

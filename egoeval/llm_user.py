@@ -30,7 +30,7 @@ from typing import Any
 
 from egoeval.agents import EpisodeContext, Usage
 from egoeval.model_client import ModelClient
-from egoeval.users import MODES, STOP, UserReply, distractor_pool
+from egoeval.users import MODES, UserReply, distractor_pool
 
 CRITERIA = ("role_consistency", "instruction_following", "resilience", "contextual_robustness")
 
@@ -66,6 +66,15 @@ SUMMARIZER = (
     "Write the updated record in at most 5 short lines: requests made, answers given, actions done, what is "
     "still to ask. Reply with only the record."
 )
+
+
+_STOP = re.compile(r"\bSTOP\b")
+
+
+def says_stop(message: str) -> bool:
+    """The user ends the dialogue: the word STOP in capitals (as EgoBench's runner checks),
+    not the word "stop" in a sentence ("the bus stop")."""
+    return bool(_STOP.search(message))
 
 
 def _json_object(text: str | None) -> dict | None:
@@ -141,7 +150,7 @@ class LLMUser:
         message = (await self._ask(prompt, usage, system) or "").strip()
         first = final = None
         for attempt in range(self.max_rewrites + 1):
-            if message.strip().upper().startswith(STOP):
+            if says_stop(message):
                 break
             judged = await self._judge(task.instruction, style, agent_message, message, usage)
             if judged is None:
@@ -153,7 +162,7 @@ class LLMUser:
                 break
             message = (await self._ask(f"{prompt}\nYour draft was: {message}\nA reviewer says: {suggestion}\n"
                                        "Rewrite your message accordingly. Your message:", usage, system) or message).strip()
-        stop = STOP in message.upper().split() or message.strip().upper().rstrip(".!") == STOP
+        stop = says_stop(message)
         if self.pool and not stop:
             message = f"{message} {self.rng.choice(self.pool)}"
         self.last_user = message
@@ -167,8 +176,9 @@ class LLMUser:
                      usage: Usage) -> tuple[dict, str] | None:
         prompt = EVALUATOR.format(instruction=instruction, style=style, summary=self.summary,
                                   agent=agent if agent is not None else "(none yet)", message=message)
-        for _ in range(2):
-            obj = _json_object(await self._ask(prompt, usage))
+        for attempt in range(2):  # the second asks differently, so it is not the cached first answer
+            obj = _json_object(await self._ask(prompt if not attempt else prompt + "\nOnly the JSON object, please.",
+                                               usage))
             scores = _scores(obj)
             if scores is not None:
                 return scores, str(obj.get("suggestion") or "")

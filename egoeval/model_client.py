@@ -127,6 +127,10 @@ def _retry_after(exc: Exception) -> float | None:
         return max(0.0, when.timestamp() - time.time())
 
 
+class EmptyReply(Exception):
+    """A reply without a message (retried: providers send these under load)."""
+
+
 def classify(exc: Exception) -> str:
     """``retry`` (transient), ``infra`` (retrying will not help) or ``agent`` (the
     request itself is the agent's problem, e.g. its context is too long)."""
@@ -138,7 +142,7 @@ def classify(exc: Exception) -> str:
         return "infra"
     if isinstance(exc, (lt.RateLimitError, lt.InternalServerError, lt.ServiceUnavailableError, lt.BadGatewayError,
                         lt.Timeout, lt.APIConnectionError, lt.APIError, asyncio.TimeoutError, ConnectionError,
-                        json.JSONDecodeError)):
+                        json.JSONDecodeError, EmptyReply)):
         return "retry"
     return "retry" if type(exc).__module__.startswith(("httpx", "httpcore", "openai", "aiohttp")) else "infra"
 
@@ -157,6 +161,8 @@ class ModelClient:
         self.backoff, self.max_backoff = backoff, max_backoff
         self.cache = CallCache() if cache is True else CallCache(cache) if isinstance(cache, (str, Path)) else \
             (cache or None)
+        self.waiting = 0  # calls now sleeping before a retry (the provider's time, not the caller's)
+        self.cut_short_while_waiting = False  # a retry wait was cancelled (e.g. by an episode timeout)
 
     async def complete(self, messages: list[dict], tools: list[dict] | None = None,
                        seed: int | None = None) -> Completion:
@@ -172,6 +178,7 @@ class ModelClient:
             started = time.monotonic()
             try:
                 response = await asyncio.wait_for(self._call(messages, tools, params), self.timeout + 5)
+                completion = self._parse(response)
             except Exception as exc:  # noqa: BLE001 - every failure is classified
                 kind = classify(exc)
                 error = f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -180,12 +187,18 @@ class ModelClient:
                 if kind == "infra" or attempt == self.max_retries:
                     raise InfraError(f"{error} (after {attempt} retries)" if attempt else error) from exc
                 wait = _retry_after(exc)
-                wait = wait if wait is not None else \
+                wait = min(self.max_backoff, wait) if wait is not None else \
                     min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
                 retries.append({"attempt": attempt + 1, "error": error, "wait_s": round(wait, 3)})
-                await asyncio.sleep(wait)
+                self.waiting += 1
+                try:
+                    await asyncio.sleep(wait)
+                except asyncio.CancelledError:
+                    self.cut_short_while_waiting = True
+                    raise
+                finally:
+                    self.waiting -= 1
                 continue
-            completion = self._parse(response)
             completion.latency = time.monotonic() - started
             completion.retries = retries
             if self.cache:
@@ -207,8 +220,8 @@ class ModelClient:
     def _parse(self, response: Any) -> Completion:
         try:
             message = response.choices[0].message
-        except (AttributeError, IndexError) as exc:
-            raise InfraError(f"the provider's reply has no message: {str(response)[:200]}") from exc
+        except (AttributeError, IndexError, TypeError) as exc:
+            raise EmptyReply(f"the provider's reply has no message: {str(response)[:200]}") from exc
         calls = [{"id": c.id or "", "name": c.function.name or "", "arguments": c.function.arguments or ""}
                  for c in (getattr(message, "tool_calls", None) or [])]
         usage = getattr(response, "usage", None)

@@ -6,8 +6,9 @@ Agents: ``oracle``, ``null``, ``human``, ``replay:LOG`` (a log file or a log dir
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from egoeval.agents import Agent, HumanAgent, NullAgent, OracleAgent, ReplayAgent, recorded_episodes
 from egoeval.users import MODES, ScriptedUser, User
@@ -61,9 +62,19 @@ def settings_for(model: str, config: dict, **overrides) -> dict:
     return merged
 
 
-def redact(settings: dict) -> dict:
-    """Settings as they may be logged: no secrets."""
-    return {k: ("***" if k == "api_key" and v else v) for k, v in settings.items()}
+_SECRET = re.compile(r"(key|secret|token|password|passwd|authorization|credentials?)$", re.IGNORECASE)
+
+
+def redact(value: Any) -> Any:
+    """Settings as they may be logged: no secrets, at any depth (keys named like
+    ``api_key``, ``aws_secret_access_key``, ``Authorization``; passwords in URLs)."""
+    if isinstance(value, dict):
+        return {k: ("***" if isinstance(k, str) and _SECRET.search(k) and v else redact(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if isinstance(value, str):
+        return re.sub(r"(://[^/:@\s]+):[^/@\s]+@", r"\1:***@", value)
+    return value
 
 
 def log_file(path: str | Path) -> Path:

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import re
+import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -82,10 +83,20 @@ class RunConfig:
                                "user_settings": redact(self.user_settings)}
 
     def identity(self) -> dict:
-        """What must match for a log dir to be resumed (tasks and epochs may grow)."""
+        """What must match for a log dir to be resumed: everything that changes what an
+        episode does (tasks, epochs and concurrency may change; timeouts and retries too)."""
+        from egoeval.players import redact
+
+        def sampling(settings: dict) -> dict:
+            return redact({k: v for k, v in settings.items()
+                           if k in ("protocol", "temperature", "seed", "max_tokens", "extra", "max_rewrites")})
+
         return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
-                "observation": self.observation.kind(), "seed": self.seed, "profile": self.profile,
-                "media_tools": self.media_tools}
+                "observation": self.observation.to_dict(), "seed": self.seed, "profile": self.profile,
+                "media_tools": self.media_tools, "max_user_turns": self.limits.max_user_turns,
+                "max_tool_calls": self.limits.max_tool_calls, "token_budget": self.limits.token_budget,
+                "system_prompt": self.system_prompt, "agent_settings": sampling(self.agent_settings),
+                "user_settings": sampling(self.user_settings)}
 
 
 class ConfigMismatch(Exception):
@@ -94,6 +105,16 @@ class ConfigMismatch(Exception):
 
 def episode_id(task_id: str, epoch: int) -> str:
     return f"{task_id}@{epoch}"
+
+
+def longest_first(work: list[tuple[Task, int]]) -> list[tuple[Task, int]]:
+    """Episodes expected to take longest go first (by how many requests the task makes),
+    so a concurrent run does not end waiting on a few long episodes started last. The
+    sort is stable: equal lengths keep suite order."""
+    from egoeval.users import task_steps
+
+    length = {t.id: len(task_steps(t)) + len(t.ground_truth) for t, _ in work}
+    return sorted(work, key=lambda item: -length[item[0].id])
 
 
 def shard_of(eid: str, n: int) -> int:
@@ -184,7 +205,10 @@ class Runner:
             return set()
         header, episodes = read_log(self.log_path)
         before = (header.get("config") or {}).get("identity")
-        if before is not None and before != self.config.identity():
+        if before is None:
+            raise ConfigMismatch(f"{self.log_path} is not the log of an egoeval run (imported or from another tool); "
+                                 f"use another --log-dir")
+        if before != self.config.identity():
             changed = ", ".join(f"{k}: {before.get(k)!r} -> {v!r}" for k, v in self.config.identity().items()
                                 if before.get(k) != v)
             raise ConfigMismatch(f"{self.log_path} holds a run with another configuration ({changed}); "
@@ -198,7 +222,7 @@ class Runner:
         if self.shard is not None:
             i, n = self.shard
             todo = [(t, e) for t, e in todo if shard_of(episode_id(t.id, e), n) == i]
-        return todo
+        return longest_first(todo)
 
     # --- the run ------------------------------------------------------------------------
     def header(self) -> dict:
@@ -233,7 +257,16 @@ class Runner:
                                             self.config.limits.episode_timeout)
             error = None
         except asyncio.TimeoutError:
-            reason, error = "timeout", f"episode exceeded {self.config.limits.episode_timeout:g} s"
+            limit = f"episode exceeded {self.config.limits.episode_timeout:g} s"
+            if state.phase == "agent" and not state.provider_waiting():
+                reason, error = "timeout", limit
+            else:  # the simulated user, the observation or a provider's retry wait used the time up
+                reason, error = "infra_error", f"{limit} while {state.phase_text()}"
+        except asyncio.CancelledError:
+            task_ = asyncio.current_task()
+            if task_ is not None and task_.cancelling():
+                raise  # the run itself is being cancelled
+            reason, error = "agent_error", "the agent raised CancelledError"
         except AgentError as exc:
             reason, error = "agent_error", str(exc) or type(exc).__name__
         except InfraError as exc:
@@ -275,6 +308,8 @@ class Runner:
         agent = self.make_agent()
         ctx = EpisodeContext(task, epoch, seed, cfg.mode, profile=cfg.profile, max_user_turns=limits.max_user_turns,
                              replay=self.replay.get((task.id, epoch)) if self.replay is not None else None)
+        state.agent = agent
+        state.phase = "observation"
         try:
             obs = await asyncio.to_thread(observe, task, cfg.observation, self.video_dir)
         except (VideoMissing, MediaError, OSError) as exc:
@@ -283,6 +318,7 @@ class Runner:
         env = self.registry.new_env(task.scenario, _seed(task))
         media = self._media_tools(task, rec.eid) if cfg.media_tools and not cfg.observation.no_video else None
         tools = self.registry.schemas(task.scenario, media=media)
+        state.user, state.phase = user, "user"
         try:
             first = await user.start(ctx)
         except Exception as exc:  # noqa: BLE001 - a failing user is the harness's problem
@@ -291,14 +327,18 @@ class Runner:
         if first.scores is not None:
             rec.event("user_scores", scores=first.scores)
         ctx.steps = getattr(user, "steps", None)
+        state.phase = "agent"
         await _call_agent(agent.start(ctx))
         prompt = (cfg.system_prompt or SYSTEM_PROMPT).format(role=SCENARIO_ROLES.get(task.scenario, "a helper"))
         messages: list[dict] = [{"role": "system", "content": prompt},
                                 {"role": "user", "content": obs.parts + [{"type": "text", "text": first.content}]
                                  if obs.parts else first.content}]
         rec.event("message", role="user", turn=0, content=first.content)
+        if first.stop:
+            return "user_stop"
         while True:
-            step = await _call_agent(agent.act(messages, tools))
+            state.phase = "agent"
+            step = _checked(await _call_agent(agent.act(messages, tools)))
             state.usage.add(step.usage)
             if step.tool_calls:
                 await self._run_calls(rec, env, media, step, messages, state)
@@ -314,6 +354,7 @@ class Runner:
                 return "token_budget"
             if state.turn + 1 >= limits.max_user_turns:
                 return "turn_limit"
+            state.phase = "user"
             try:
                 reply = await user.respond(text)
             except Exception as exc:  # noqa: BLE001
@@ -330,6 +371,7 @@ class Runner:
 
     async def _run_calls(self, rec: EpisodeRecorder, env: Any, media: Any, step: AgentTurn,
                          messages: list[dict], state: "_State") -> None:
+        state.phase = "tools"
         results = []
         for n, call in enumerate(step.tool_calls):
             call.id = call.id or f"call_{state.turn}_{state.calls + n}"
@@ -376,7 +418,9 @@ class Runner:
         from egoeval.videos import resolve_video
 
         folder = self.log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
-        return MediaTools({task.video: resolve_video(task, self.video_dir)}, workspace=Workspace(folder))
+        shutil.rmtree(folder, ignore_errors=True)  # a redone episode starts from an empty workspace
+        return MediaTools({task.video: resolve_video(task, self.video_dir)}, workspace=Workspace(folder),
+                          max_side=self.config.observation.max_side)
 
 
 @dataclass
@@ -385,11 +429,41 @@ class _State:
     calls: int = 0
     usage: Usage = field(default_factory=Usage)  # the agent's
     user_usage: Usage = field(default_factory=Usage)  # the simulated user's
+    phase: str = "start"  # what the episode is doing: observation, user, agent, tools
+    agent: Any = None
+    user: Any = None
+
+    def provider_waiting(self) -> bool:
+        """Whether the agent is waiting out a provider's retry (time that is not the agent's)."""
+        return bool(getattr(self.agent, "waiting_on_provider", False))
+
+    def phase_text(self) -> str:
+        return {"observation": "preparing the video", "user": "the simulated user was answering",
+                "tools": "tools were running", "agent": "the agent's provider was being retried"}.get(
+            self.phase, self.phase)
 
 
 def _over_budget(state: _State, limits: Limits) -> bool:
     return limits.token_budget is not None and \
         state.usage.input_tokens + state.usage.output_tokens > limits.token_budget
+
+
+def _checked(step: Any) -> AgentTurn:
+    """An agent's answer, or AgentError saying why it is not one (never a harness crash)."""
+    if not isinstance(step, AgentTurn):
+        raise AgentError(f"the agent returned {type(step).__name__}, not an AgentTurn")
+    if step.message is not None and not isinstance(step.message, str):
+        raise AgentError(f"the agent's message is a {type(step.message).__name__}, not text")
+    for call in step.tool_calls:
+        if not isinstance(call, ToolCall) or not isinstance(call.name, str):
+            raise AgentError(f"the agent returned a malformed tool call: {call!r}"[:300])
+        try:
+            json.dumps(call.arguments)
+        except (TypeError, ValueError) as exc:
+            raise AgentError(f"the arguments of {call.name!r} are not JSON: {exc}") from exc
+    if not isinstance(step.usage, Usage):
+        step.usage = Usage()
+    return step
 
 
 async def _call_agent(awaitable):

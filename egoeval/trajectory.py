@@ -135,12 +135,33 @@ def iter_events(path: str | os.PathLike) -> Iterator[dict]:
         except json.JSONDecodeError as exc:
             if n >= len(lines) - 1:  # a crash mid-write leaves at most one torn last line
                 return
-            raise BadInput(f"{path}: line {n}: not valid JSON: {exc.msg}") from None
+            ev = _after_torn_fragment(line)  # a killed worker's fragment, then another's whole event
+            if ev is None:
+                raise BadInput(f"{path}: line {n}: not valid JSON: {exc.msg}") from None
         if not isinstance(ev, dict):
             raise BadInput(f"{path}: line {n}: expected a JSON object")
         if n == 1 and (ev.get("event") != "header" or ev.get("format") != LOG_FORMAT):
             raise BadInput(f"{path}: line {n}: not an egoeval log (no header)")
         yield ev
+
+
+def _after_torn_fragment(line: str) -> dict | None:
+    """The whole event that follows a torn fragment on the same line, if there is one.
+
+    Worker processes append to one log; a worker killed in the middle of a large write
+    leaves a fragment without its newline, and the next event another worker writes
+    continues that line. The fragment belongs to an unfinished episode (it is redone);
+    the event after it is kept.
+    """
+    start = line.rfind('{"event": ')
+    while start > 0:
+        try:
+            ev = json.loads(line[start:])
+        except json.JSONDecodeError:
+            start = line.rfind('{"event": ', 0, start)
+            continue
+        return ev if isinstance(ev, dict) else None
+    return None
 
 
 def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:

@@ -34,7 +34,7 @@ _FIRST_PERSON = ((r"\byou are\b", "I am"), (r"\byou're\b", "I'm"), (r"\byourself
                  (r"\byours\b", "mine"), (r"\byour\b", "my"), (r"\byou\b", "I"))
 _ASK_AGENT_INSIDE = re.compile(r"\bask (?:the ai service agent|it) to\s+", re.IGNORECASE)
 _ASK_AGENT_FOR = re.compile(r"\b(?:please )?ask the ai service agent for\s+", re.IGNORECASE)
-_ASKS_ID = re.compile(r"user[ _-]?id|your id\b|account", re.IGNORECASE)
+_ASKS_ID = re.compile(r"user[ _-]?id|your id\b", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?\d+[.)]\s*", re.IGNORECASE)
 _ASK_AGENT = re.compile(r"^(?:(?:first|then|next|finally|also|after that|lastly|please),?\s+)?"
                         r"ask the ai service agent to\s+", re.IGNORECASE)
@@ -121,6 +121,7 @@ class ScriptedUser:
         self.pending: list[str] = []
         self.steps: int | None = None
         self.user_id: str | None = None
+        self.answered_id = False
         self.rng = random.Random(0)
         self.pool: list[str] = []
 
@@ -151,8 +152,11 @@ class ScriptedUser:
         return text
 
     async def respond(self, agent_message: str) -> UserReply:
-        if self.user_id and _ASKS_ID.search(agent_message or "") and "?" in (agent_message or ""):
+        asks = self.user_id and _ASKS_ID.search(agent_message or "") and "?" in (agent_message or "")
+        if asks and not self.answered_id:  # once per step: an agent that keeps asking gets the next step
+            self.answered_id = True
             return UserReply(f"My user ID is {self.user_id}.")
+        self.answered_id = False
         if not self.pending:
             return UserReply(STOP, stop=True)
         return UserReply(self._next())

@@ -22,7 +22,7 @@ from llm_server import DROP, GARBAGE, LoopbackLLM, hang, http_error, reply
 
 ADD = {"user_id": "demo_shopper_01", "product_name": "Mouton Cadet", "qty": 2, "category": "wine", "price": 208,
        "tax_rate": 0.14, "discount": 0.9}
-FAST = {"backoff": 0.01, "max_backoff": 0.05, "timeout": 3.0}
+FAST = {"backoff": 0.01, "max_backoff": 0.5, "timeout": 3.0}
 
 
 def text_of(message: dict) -> str:
@@ -149,6 +149,10 @@ def test_text_call_parser():
     fenced = parse_text_calls("```json\n[" + json.dumps({"tool_call": {"tool_name": "x", "parameters": {}}}) + "]\n```")
     assert [c.name for c in fenced] == ["x"]
     assert parse_text_calls("The price is {about} 20 dollars.") == [] and parse_text_calls(None) == []
+    assert parse_text_calls('Your cart holds {"name": "Mouton Cadet", "qty": 2}.') == []  # data, not a call
+    wrapped = parse_text_calls(json.dumps({"calls": [{"tool_name": "a", "parameters": {}}, {"name": "b", "arguments": {}}]}))
+    assert [c.name for c in wrapped] == ["a", "b"]
+    assert parse_text_calls('{"tool_call": "get_cart", "parameters": {"user_id": "u"}}')[0].name == "get_cart"
 
 
 def test_model_call_cache_makes_a_rerun_offline(tmp_path):
@@ -226,3 +230,58 @@ def test_egoeval_run_with_a_litellm_agent_from_the_command_line(tmp_path, capsys
     bad.write_text("defaults:\n  temprature: 0\n")
     assert main(["run", "--agent", "litellm:openai/x", "--model-config", str(bad), "--quiet"]) == 2
     assert "temprature" in capsys.readouterr().err
+
+
+def test_a_long_retry_after_is_the_providers_time_not_an_agent_timeout(tmp_path):
+    with LoopbackLLM(shop_agent) as server:
+        warm = LiteLLMAgent("openai/test-model", api_base=server.api_base, api_key="k", cache=False)
+        asyncio.run(warm.client.complete([{"role": "user", "content": "warm up"}]))  # LiteLLM's slow first call
+        server.push(http_error(429, **{"Retry-After": "3"}))
+        agent = lambda: LiteLLMAgent("openai/test-model", api_base=server.api_base, api_key="k", cache=False,  # noqa: E731
+                                     backoff=0.01, max_backoff=5, timeout=3)
+        _, [outcome] = run(tmp_path, agent, observation=ObservationConfig(no_video=True),
+                           limits=Limits(episode_timeout=1.0))
+    assert outcome.reason == "infra_error" and "retried" in outcome.error and outcome.verdict is None
+
+
+def test_an_empty_reply_is_retried(tmp_path):
+    empty = reply("x")
+    empty["choices"] = []
+    with LoopbackLLM(shop_agent) as server:
+        server.push(empty)
+        agent = lambda: LiteLLMAgent("openai/test-model", api_base=server.api_base, api_key="k",  # noqa: E731
+                                     cache=False, **FAST)
+        runner, [outcome] = run(tmp_path, agent, observation=ObservationConfig(no_video=True))
+    assert outcome.verdict["joint_success"] is True
+    assert "no message" in events(runner, "tool_calls")[0]["retries"][0]["error"]
+
+
+def test_stop_is_the_capital_word_and_a_weak_judge_is_asked_again(tmp_path):
+    from egoeval.llm_user import says_stop
+
+    assert says_stop("STOP") and says_stop("Thanks, that's all. STOP")
+    assert not says_stop("the wine next to the bus stop sign") and not says_stop("Stop... no, wait")
+    judged = []
+
+    def model(body):
+        last = text_of(body["messages"][-1])
+        if "You check a simulated customer's message" in last:
+            judged.append(last)
+            if len(judged) == 1:
+                return reply("I think it is fine.")  # not the JSON asked for
+        return llm_user_model(body)
+
+    with LoopbackLLM(model) as server:
+        user = lambda: LLMUser("openai/user-model", "easy", api_base=server.api_base, api_key="k",  # noqa: E731
+                               cache=CallCache(tmp_path / "c.sqlite"), **FAST)
+        run(tmp_path / "log", OracleAgent, user, observation=ObservationConfig(no_video=True))
+    assert len(judged) >= 2 and judged[1] != judged[0]
+
+
+def test_secrets_never_reach_the_log():
+    from egoeval.players import redact
+
+    shown = redact({"api_key": "sk-1", "max_tokens": 10, "api_base": "https://me:pw@host/v1",
+                    "extra": {"aws_secret_access_key": "s", "extra_headers": {"Authorization": "Bearer t"}}})
+    assert shown == {"api_key": "***", "max_tokens": 10, "api_base": "https://me:***@host/v1",
+                     "extra": {"aws_secret_access_key": "***", "extra_headers": {"Authorization": "***"}}}

@@ -388,3 +388,69 @@ def test_worker_processes_share_one_log_exactly_once(tmp_path, capsys):
     ends = Counter(e["episode"] for e in events if e["event"] == "episode_end")
     assert len(ends) == total and set(ends.values()) == {1}
     assert main(args) == 0 and "0 episodes" in capsys.readouterr().out  # resumed: nothing left
+
+
+# --- what an independent review found ------------------------------------------------------
+
+def test_misbehaving_agents_are_agent_errors_and_the_run_goes_on(tmp_path):
+    async def cancels():
+        raise asyncio.CancelledError()
+
+    async def returns_none():
+        return None
+
+    bad_args = AgentTurn(tool_calls=[ToolCall("get_price", {"product_name": {"a", "set"}})])
+    for n, turn in enumerate([cancels, returns_none, bad_args, AgentTurn(message=42)]):
+        _, outcome, _ = play([turn], tmp_path / str(n))
+        assert outcome.reason == "agent_error" and outcome.verdict is not None, (n, outcome)
+
+
+def test_a_user_who_stops_at_once_ends_the_episode(tmp_path):
+    from egoeval.users import UserReply
+
+    class Leaves:
+        name, steps = "leaves", None
+
+        async def start(self, ctx):
+            return UserReply("STOP", stop=True)
+
+        async def respond(self, message):
+            raise AssertionError("never asked")
+
+    agent = Scripted([])
+    runner = Runner(RunConfig(observation=NO_VIDEO), one_task(), lambda: agent, Leaves, tmp_path)
+    [outcome] = asyncio.run(runner.run())
+    assert outcome.reason == "user_stop" and agent.seen == []
+
+
+def test_scripted_user_answers_a_repeated_id_question_once_per_step(tmp_path):
+    asks = [AgentTurn(message="Could you confirm your user ID?")] * 12
+    _, outcome, runner = play(asks, tmp_path)
+    assert outcome.reason == "user_stop"
+    said = [e["content"] for e in iter_events(runner.log_path) if e["event"] == "message" and e["role"] == "user"]
+    assert said.count("My user ID is demo_shopper_01.") == 2 and said[-1] == "STOP"  # once for each of 2 steps
+
+
+def test_a_second_run_on_the_same_log_dir_is_refused(tmp_path, capsys):
+    from egoeval.cli_run import _lock
+
+    held = _lock(tmp_path)
+    try:
+        assert main(["run", "--no-video", "--quiet", "--log-dir", str(tmp_path)]) == 2
+        assert "another egoeval run is using" in capsys.readouterr().err
+    finally:
+        held.close()
+
+
+def test_an_event_after_a_torn_fragment_is_kept(tmp_path):
+    from egoeval.trajectory import LogWriter
+
+    log = tmp_path / "run.jsonl"
+    with LogWriter(log, suite="demo", fsync=False) as w:
+        w.write({"event": "episode_start", "episode": "a", "task": "demo/retail/1"})
+    with open(log, "a") as fh:  # worker 1 killed mid-write; worker 2 appends after its fragment
+        fh.write('{"event": "tool_calls", "episode": "b", "calls": [{"tool_na')
+        fh.write('{"event": "episode_end", "episode": "a", "reason": "user_stop", "counters": {}}\n')
+        fh.write('{"event": "message", "episode": "a", "role": "user", "turn": 1, "content": "x"}\n')
+    kinds = [e["event"] for e in iter_events(log)]
+    assert kinds == ["header", "episode_start", "episode_end", "message"]

@@ -113,6 +113,8 @@ class MediaTools:
             raise ToolError(self._hide_paths(str(exc)), "media_error") from exc
         except WorkspaceError as exc:
             raise ToolError(str(exc)) from exc
+        except (OSError, ValueError, RuntimeError) as exc:  # anything else, still without host paths
+            raise ToolError(self._hide_paths(f"{type(exc).__name__}: {exc}"), "media_error") from exc
 
     def _hide_paths(self, message: str) -> str:
         """Replace host paths in a message by the names the agent knows."""
