@@ -105,6 +105,14 @@ def add_run_parsers(sub, parser_class) -> None:
     e.add_argument("--out", required=True, metavar="DIR")
     e.set_defaults(func=cmd_export)
 
+    d = sub.add_parser("render", help="render a document (pptx, docx, xlsx, odp/odt/ods, pdf) to PNG pages")
+    d.add_argument("file")
+    d.add_argument("--out", metavar="DIR", help="copy the PDF and pages here (default: print cache paths)")
+    d.add_argument("--dpi", type=_positive(int), default=96)
+    d.add_argument("--timeout", type=_positive(float), default=60.0, metavar="S")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_render)
+
     i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--out", required=True, metavar="LOG.jsonl")
@@ -347,6 +355,27 @@ def cmd_export(args: argparse.Namespace) -> int:
           + (f"; {report.placeholders} tasks without an episode got empty placeholders" if report.placeholders else ""))
     for s in report.skipped:
         print(f"skipped: {s}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    import json
+
+    from egoeval.cli import CliError
+    from egoeval.renderers.render import render
+    from egoeval.renderers.service import RenderError
+
+    try:
+        result = render(args.file, args.out, dpi=args.dpi, timeout=args.timeout)
+    except RenderError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(f"{result.pdf} ({len(result.pages)} pages at {result.dpi} dpi, {result.seconds:.2f} s"
+              f"{', cached' if result.cached else ''}; LibreOffice {result.libreoffice})")
+        for page in result.pages:
+            print(f"  {page}")
     return EXIT_OK
 
 
