@@ -113,6 +113,11 @@ def add_run_parsers(sub, parser_class) -> None:
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_render)
 
+    n = sub.add_parser("inspect", help="the structure of a pptx, docx or xlsx file (shapes, headings, formulas ...)")
+    n.add_argument("file")
+    n.add_argument("--json", action="store_true")
+    n.set_defaults(func=cmd_inspect)
+
     i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--out", required=True, metavar="LOG.jsonl")
@@ -376,6 +381,44 @@ def cmd_render(args: argparse.Namespace) -> int:
               f"{', cached' if result.cached else ''}; LibreOffice {result.libreoffice})")
         for page in result.pages:
             print(f"  {page}")
+    return EXIT_OK
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    import json
+
+    from egoeval.cli import CliError
+    from egoeval.renderers.inspect import inspect
+    from egoeval.renderers.service import RenderError
+
+    try:
+        found = inspect(args.file)
+    except RenderError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(found, indent=2, ensure_ascii=False, default=str))
+        return EXIT_OK
+    if found["type"] == "pptx":
+        print(f"{found['file']}: {len(found['slides'])} slides, {found['slide_width']} x {found['slide_height']} pt")
+        for slide in found["slides"]:
+            print(f"  slide {slide['number']} ({slide['layout']}): {len(slide['shapes'])} shapes"
+                  + (f", {len(slide['overlaps'])} overlaps" if slide["overlaps"] else ""))
+            for sh in slide["shapes"]:
+                sizes = sorted({r["size"] for r in sh.get("runs", []) if r["size"]})
+                print(f"    {sh['kind']:<7} {sh['name']!r} at ({sh['left']}, {sh['top']}) {sh['width']} x "
+                      f"{sh['height']} pt" + (f", text {sh['text'][:40]!r}" if sh.get("text") else "")
+                      + (f", {'/'.join(map(str, sizes))} pt" if sizes else "") + (", OFF THE SLIDE" if sh["off_slide"] else ""))
+    elif found["type"] == "docx":
+        print(f"{found['file']}: {len(found['paragraphs'])} paragraphs, {len(found['tables'])} tables, "
+              f"{len(found['pictures'])} pictures, {found['words']} words")
+        for h in found["headings"]:
+            print(f"  {'  ' * (h['level'] or 0)}H{h['level']} {h['text']}")
+    else:
+        for sheet in found["sheets"]:
+            print(f"{found['file']} [{sheet['name']}] {sheet['dimensions']}")
+            for c in sheet["cells"]:
+                formula = f" = {c['formula']}" if "formula" in c else ""
+                print(f"  {c['cell']:<6}{formula} -> {c['value']!r}")
     return EXIT_OK
 
 

@@ -221,6 +221,24 @@ class ConversionService:
         """The LibreOffice version (from a warm converter, or ``soffice --version``)."""
         return libreoffice_version()
 
+    def recalc(self, src: str | Path, out: str | Path, timeout: float | None = None) -> Path:
+        """A copy of the spreadsheet ``src`` with every formula computed by LibreOffice (xlsx)."""
+        src, out = Path(src), Path(out)
+        precheck(src)
+        if not self.warm:
+            raise RenderError("computing formulas needs LibreOffice's Python UNO bridge (Debian: python3-uno)")
+        limit = timeout or self.timeout
+        with tempfile.TemporaryDirectory(dir=self.root, prefix="job-") as tmp:
+            private = Path(tmp) / f"book{src.suffix.lower()}"
+            shutil.copyfile(src, private)
+            made = Path(tmp) / "computed.xlsx"
+            self._job({"op": "recalc", "src": str(private), "out": str(made)}, limit, src.name)
+            if not made.exists():
+                raise RenderError(f"{src.name}: LibreOffice produced no spreadsheet")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(made, out)
+        return out
+
     def to_pdf(self, src: str | Path, out: str | Path, timeout: float | None = None) -> Path:
         """Convert ``src`` to the PDF ``out``; raises :class:`RenderError` with the reason."""
         src, out = Path(src), Path(out)
@@ -234,7 +252,7 @@ class ConversionService:
             shutil.copyfile(src, private)
             made = Path(tmp) / "document.pdf"
             if self.warm:
-                self._warm(private, made, limit, src.name)
+                self._job({"op": "pdf", "src": str(private), "out": str(made)}, limit, src.name)
             else:
                 oneshot_pdf(private, Path(tmp), limit, src.name)
             if not made.exists() or made.stat().st_size == 0:
@@ -243,9 +261,9 @@ class ConversionService:
             shutil.move(made, out)
         return out
 
-    def _warm(self, private: Path, made: Path, limit: float, name: str) -> None:
+    def _job(self, op: dict, limit: float, name: str) -> None:
         conv = self._borrow()
-        answer = conv.request({"op": "pdf", "src": str(private), "out": str(made)}, limit)
+        answer = conv.request(op, limit)
         broken = answer.get("timeout") or not conv.alive() or answer.get("id") is None
         self._give_back(conv, bool(broken))
         if answer.get("timeout"):

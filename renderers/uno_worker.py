@@ -8,6 +8,8 @@ serves requests read from stdin, one JSON object per line, answering one JSON li
 - ``{"id": 1, "op": "ping"}`` -> ``{"id": 1, "ok": true, "version": "7.4.7.2"}``
 - ``{"id": 2, "op": "pdf", "src": PATH, "out": PATH}`` -> ``{"id": 2, "ok": true}`` or
   ``{"id": 2, "ok": false, "error": "..."}``
+- ``{"id": 3, "op": "recalc", "src": PATH, "out": PATH}``: a spreadsheet with every
+  formula computed by LibreOffice, saved as xlsx (so its cached values can be read)
 
 Documents are opened hidden, read-only, without macros or update of links, exported
 with the PDF filter of their kind, and closed. The worker keeps no state between
@@ -71,6 +73,20 @@ def to_pdf(desktop, src, out):
         doc.close(True)
 
 
+def recalc(desktop, src, out):
+    doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, (
+        prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0), prop("Silent", True)))
+    if doc is None:
+        raise RuntimeError("LibreOffice could not open the spreadsheet")
+    try:
+        if not doc.supportsService("com.sun.star.sheet.SpreadsheetDocument"):
+            raise RuntimeError("not a spreadsheet")
+        doc.calculateAll()
+        doc.storeToURL(uno.systemPathToFileUrl(out), (prop("FilterName", "Calc Office Open XML"),))
+    finally:
+        doc.close(True)
+
+
 def main():
     pipe = sys.argv[1]
     desktop, ctx = connect(pipe, time.monotonic() + float(sys.argv[2] if len(sys.argv) > 2 else 60))
@@ -87,6 +103,8 @@ def main():
                 answer["version"] = ver
             elif req.get("op") == "pdf":
                 to_pdf(desktop, req["src"], req["out"])
+            elif req.get("op") == "recalc":
+                recalc(desktop, req["src"], req["out"])
             else:
                 raise ValueError(f"unknown op {req.get('op')!r}")
         except Exception as exc:  # noqa: BLE001 - every failure is an answer
