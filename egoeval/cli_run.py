@@ -118,6 +118,12 @@ def add_run_parsers(sub, parser_class) -> None:
     n.add_argument("--json", action="store_true")
     n.set_defaults(func=cmd_inspect)
 
+    c = sub.add_parser("check", help="check a file against a task's criteria (exit 1 when one fails)")
+    c.add_argument("file", help="the file, or the folder (workspace) holding the file the criteria name")
+    c.add_argument("--criteria", required=True, metavar="FILE", help="criteria as JSON or YAML")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_check)
+
     i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--out", required=True, metavar="LOG.jsonl")
@@ -420,6 +426,26 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                 formula = f" = {c['formula']}" if "formula" in c else ""
                 print(f"  {c['cell']:<6}{formula} -> {c['value']!r}")
     return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import json
+
+    from egoeval.cli import EXIT_FAILED, CliError
+    from egoeval.verifiers.artifact import BadCriteria, check_artifact
+
+    try:
+        verdict = check_artifact(args.file, args.criteria)
+    except (BadCriteria, OSError, ValueError) as exc:
+        raise CliError(f"{args.criteria}: {exc}") from None
+    if args.json:
+        print(json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for c in verdict.criteria:
+            print(f"{'PASS' if c.passed else 'FAIL'}  {c.id:<20} {c.evidence}")
+        print(f"{verdict.file}: {'passed' if verdict.passed else 'failed'} "
+              f"({sum(c.passed for c in verdict.criteria)}/{len(verdict.criteria)} criteria)")
+    return EXIT_OK if verdict.passed else EXIT_FAILED
 
 
 def cmd_import(args: argparse.Namespace) -> int:
