@@ -317,7 +317,8 @@ class Runner:
         rec.event("observation", **obs.log)
         env = self.registry.new_env(task.scenario, _seed(task))
         media = self._media_tools(task, rec.eid) if cfg.media_tools and not cfg.observation.no_video else None
-        tools = self.registry.schemas(task.scenario, media=media)
+        extra = [media] if media is not None else []
+        tools = self.registry.schemas(task.scenario, extra=extra)
         state.user, state.phase = user, "user"
         try:
             first = await user.start(ctx)
@@ -341,7 +342,7 @@ class Runner:
             step = _checked(await _call_agent(agent.act(messages, tools)))
             state.usage.add(step.usage)
             if step.tool_calls:
-                await self._run_calls(rec, env, media, step, messages, state)
+                await self._run_calls(rec, env, extra, step, messages, state)
                 if state.calls > limits.max_tool_calls:
                     return "tool_cap"
                 if _over_budget(state, limits):
@@ -369,17 +370,18 @@ class Runner:
             rec.event("message", role="user", turn=state.turn, content=reply.content)
             messages.append({"role": "user", "content": reply.content})
 
-    async def _run_calls(self, rec: EpisodeRecorder, env: Any, media: Any, step: AgentTurn,
+    async def _run_calls(self, rec: EpisodeRecorder, env: Any, extra: list, step: AgentTurn,
                          messages: list[dict], state: "_State") -> None:
         state.phase = "tools"
         results = []
         for n, call in enumerate(step.tool_calls):
             call.id = call.id or f"call_{state.turn}_{state.calls + n}"
             logged = call.as_logged()
-            if media is not None and call.name in media.members and call.name not in env.members:
-                results.append(await asyncio.to_thread(self.registry.execute, env, logged, media))
+            if call.name not in env.members and any(call.name in t.members for t in extra):
+                # media and office tools decode, render and write files: off the event loop
+                results.append(await asyncio.to_thread(self.registry.execute, env, logged, extra))
             else:
-                results.append(self.registry.execute(env, logged, media))
+                results.append(self.registry.execute(env, logged, extra))
         state.calls += len(step.tool_calls)
         rec.event("tool_calls", turn=state.turn, calls=[c.as_logged() for c in step.tool_calls],
                   results=[r.to_log() for r in results], errors=[r.error for r in results], **_step_fields(step))
@@ -389,19 +391,20 @@ class Runner:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": result.content})
             if result.images:
                 images += result.content_parts()[1:]
-            images += await self._inspect(rec, media, result.artifacts)
+            images += await self._inspect(rec, extra, result.artifacts)
         if images:  # tool messages carry text only: the images follow as a user message
             messages.append({"role": "user", "content": [{"type": "text", "text": "Images returned by the tools:"},
                                                          *images]})
 
-    async def _inspect(self, rec: EpisodeRecorder, media: Any, artifacts: list[str]) -> list[dict]:
+    async def _inspect(self, rec: EpisodeRecorder, extra: list, artifacts: list[str]) -> list[dict]:
         """Render what a call wrote and show it to the agent (logged as ``inspection``)."""
-        if self.inspector is None or media is None or media.workspace is None:
+        workspace = next((t.workspace for t in extra if t.workspace is not None), None)
+        if self.inspector is None or workspace is None or not artifacts:
             return []
         parts: list[dict] = []
         for name in artifacts:
             try:
-                shown = await asyncio.to_thread(self.inspector, media.workspace.path(name, must_exist=True))
+                shown = await asyncio.to_thread(self.inspector, workspace.path(name, must_exist=True))
                 error = None
             except Exception as exc:  # noqa: BLE001 - a file that cannot be rendered is a result too
                 shown, error = [], f"{type(exc).__name__}: {exc}"

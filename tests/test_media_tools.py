@@ -22,7 +22,8 @@ from egoeval.tools.workspace import Workspace, WorkspaceError
 from clips import make_clip, read_code
 
 REG = ToolRegistry()
-MEDIA_TOOLS = {"get_video_info", "sample_frames", "get_frame_at", "extract_audio", "transcribe", "cut_clip"}
+MEDIA_TOOLS = {"get_video_info", "sample_frames", "get_frame_at", "save_frame", "extract_audio", "transcribe",
+               "cut_clip"}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def env():
 
 
 def run(env, media, tool, **params):
-    return REG.execute(env, {"tool_name": tool, "parameters": params}, media=media)
+    return REG.execute(env, {"tool_name": tool, "parameters": params}, extra=[media])
 
 
 def value(result):
@@ -58,9 +59,9 @@ def decoded(result):
 def test_media_tools_join_every_scenario_without_clashing(media):
     for scenario, cls in ENVIRONMENTS.items():
         assert not MEDIA_TOOLS & set(cls.members)
-        names = [s["function"]["name"] for s in REG.schemas(scenario, media=media)]
-        assert names[-6:] == list(media.members) and set(names[-6:]) == MEDIA_TOOLS
-        assert names[:-6] == [s["function"]["name"] for s in REG.schemas(scenario)]
+        names = [s["function"]["name"] for s in REG.schemas(scenario, extra=[media])]
+        assert names[-7:] == list(media.members) and set(names[-7:]) == MEDIA_TOOLS
+        assert names[:-7] == [s["function"]["name"] for s in REG.schemas(scenario)]
     for s in media.schemas():
         fn = s["function"]
         assert fn["description"] and fn["parameters"]["type"] == "object"
@@ -161,6 +162,18 @@ def test_corrupt_and_silent_videos_give_results_not_crashes(env, tmp_path):
     no_sound = run(env, tools, "extract_audio", file_name="s.wav", video="silent.mp4")
     assert no_sound.error == "media_error" and "no audio track" in value(no_sound)["error"]
     assert run(env, tools, "get_video_info", video="silent.mp4").error is None  # the run goes on
+
+
+def test_a_frame_saved_to_the_workspace(env, media):
+    import cv2
+
+    saved = run(env, media, "save_frame", second=1.0, file_name="frames/step.png")
+    assert saved.error is None and saved.artifacts == ["frames/step.png"]
+    assert value(saved)["frame"] == 30 and value(saved)["width"] == 192
+    img = cv2.imread(str(media.workspace.root / "frames" / "step.png"))[..., ::-1]
+    assert read_code(img) == 30
+    wrong = run(env, media, "save_frame", second=1.0, file_name="step.mp4")
+    assert wrong.error == "tool_error" and ".png" in value(wrong)["error"]
 
 
 def test_audio_and_clips_land_in_the_workspace(env, media):

@@ -5,7 +5,7 @@ ask for more of its episode's video — facts about it, frames over a span, the 
 frames, the frame at a second, the audio, a transcript, a cut clip. A :class:`MediaTools`
 is bound to one episode: the videos it may read (by name, never by host path) and the
 :class:`~egoeval.tools.workspace.Workspace` it may write to. The one tool registry
-dispatches to it (``ToolRegistry.execute(env, call, media=...)``).
+dispatches to it (``ToolRegistry.execute(env, call, extra=[media])``).
 
 Every tool returns a JSON-able value, and frame tools add JPEG images the runner hands
 to the model plus the frame manifest for the log. Bad arguments fail as ``tool_error``
@@ -20,7 +20,7 @@ import math
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from egoeval.media.audio import SPEECH_RATE, cut_clip, extract_audio, wav_duration
 from egoeval.media.cache import Cache
@@ -28,41 +28,10 @@ from egoeval.media.errors import MediaError
 from egoeval.media.frames import FrameSet, sample_frames, uniform_indices
 from egoeval.media.probe import frame_table, probe
 from egoeval.tools.registry import ToolError, ToolImage, ToolOutput
-from egoeval.tools.workspace import Workspace, WorkspaceError
+from egoeval.tools.toolset import Toolset, check_arguments, prop as _prop  # noqa: F401
+from egoeval.tools.workspace import Workspace
 
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
-
-
-def _prop(kind: str, description: str, **extra: Any) -> dict:
-    return {"type": kind, "description": description, **extra}
-
-
-def check_arguments(schema: dict, params: Any) -> dict:
-    """Check call parameters against a flat JSON schema; raise ``ToolError`` saying what is wrong."""
-    if not isinstance(params, dict):
-        raise ToolError(f"parameters must be an object, not {type(params).__name__}")
-    props, required = schema["properties"], schema.get("required", [])
-    for name in required:
-        if name not in params:
-            raise ToolError(f"missing required parameter {name!r}")
-    for name, value in params.items():
-        if name not in props:
-            raise ToolError(f"unexpected parameter {name!r} (expected: {', '.join(props)})")
-        spec = props[name]
-        ok = isinstance(value, _JSON_TYPES[spec["type"]]) and not (spec["type"] != "boolean" and isinstance(value, bool))
-        if not ok:
-            raise ToolError(f"parameter {name!r} must be a {spec['type']}, not {type(value).__name__}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ToolError(f"parameter {name!r} must be a finite number")
-        if "enum" in spec and value not in spec["enum"]:
-            raise ToolError(f"parameter {name!r} must be one of {spec['enum']}, not {value!r}")
-        if "minimum" in spec and value < spec["minimum"] or "maximum" in spec and value > spec["maximum"]:
-            raise ToolError(f"parameter {name!r} must be within {spec.get('minimum')}..{spec.get('maximum')}")
-    return params
-
-
-class MediaTools:
+class MediaTools(Toolset):
     """The media tools of one episode.
 
     ``videos`` maps the names the agent uses (e.g. ``retail1.mp4``) to files; a list of
@@ -80,49 +49,27 @@ class MediaTools:
             videos = {Path(v).name: v for v in videos}
         if not videos:
             raise ValueError("media tools need at least one video")
+        super().__init__(workspace)
         self.videos = {name: Path(p) for name, p in videos.items()}
-        self.workspace = workspace
         self.cache = cache
         self.max_side, self.max_frames, self.max_image_bytes = max_side, max_frames, max_image_bytes
         self.asr_model = asr_model
-        self._tools: dict[str, tuple[dict, Callable[..., Any]]] = {
-            "get_video_info": (self._info_schema(), self.get_video_info),
-            "sample_frames": (self._frames_schema(), self.sample_frames),
-            "get_frame_at": (self._frame_at_schema(), self.get_frame_at),
-            "extract_audio": (self._audio_schema(), self.extract_audio),
-            "transcribe": (self._transcribe_schema(), self.transcribe),
-            "cut_clip": (self._cut_schema(), self.cut_clip),
-        }
-        self.members: dict[str, tuple[str, ...]] = {
-            name: tuple(schema["properties"]) for name, (schema, _) in self._tools.items()}
+        self.add("get_video_info", self._info_schema(), self.get_video_info)
+        self.add("sample_frames", self._frames_schema(), self.sample_frames)
+        self.add("get_frame_at", self._frame_at_schema(), self.get_frame_at)
+        self.add("save_frame", self._save_frame_schema(), self.save_frame)
+        self.add("extract_audio", self._audio_schema(), self.extract_audio)
+        self.add("transcribe", self._transcribe_schema(), self.transcribe)
+        self.add("cut_clip", self._cut_schema(), self.cut_clip)
 
-    # --- registry protocol ----------------------------------------------------------
-    def schemas(self) -> list[dict]:
-        """OpenAI-style function schemas of the media tools."""
-        return [{"type": "function", "function": {"name": name, "description": fn.__doc__.strip().split("\n\n")[0]
-                                                  .replace("\n", " "), "parameters": schema}}
-                for name, (schema, fn) in self._tools.items()]
+    failures = ((MediaError, "media_error"), (OSError, "media_error"), (ValueError, "media_error"),
+                (RuntimeError, "media_error"))
 
-    def invoke(self, name: str, params: Any) -> ToolOutput:
-        """Run tool ``name``; raises ``ToolError`` (with its category) on any failure."""
-        schema, fn = self._tools[name]
-        args = check_arguments(schema, params)
-        try:
-            return fn(**args)
-        except MediaError as exc:
-            raise ToolError(self._hide_paths(str(exc)), "media_error") from exc
-        except WorkspaceError as exc:
-            raise ToolError(str(exc)) from exc
-        except (OSError, ValueError, RuntimeError) as exc:  # anything else, still without host paths
-            raise ToolError(self._hide_paths(f"{type(exc).__name__}: {exc}"), "media_error") from exc
-
-    def _hide_paths(self, message: str) -> str:
+    def hide_paths(self, message: str) -> str:
         """Replace host paths in a message by the names the agent knows."""
         for name, path in self.videos.items():
             message = message.replace(str(path), name)
-        if self.workspace is not None:
-            message = message.replace(str(self.workspace.root.resolve()) + "/", "")
-        return message
+        return super().hide_paths(message)
 
     # --- schemas --------------------------------------------------------------------
     def _video_prop(self) -> dict:
@@ -159,6 +106,12 @@ class MediaTools:
             "start_second": _prop("number", "Start of the span to transcribe (default: the start).", minimum=0),
             "end_second": _prop("number", "End of the span to transcribe (default: the end).", minimum=0)}}
 
+    def _save_frame_schema(self) -> dict:
+        return {"type": "object", "required": ["second", "file_name"], "properties": {
+            "second": _prop("number", "Time in seconds from the start.", minimum=0),
+            "file_name": _prop("string", "Workspace image file to write (.png or .jpg), e.g. to put in a document."),
+            "video": self._video_prop()}}
+
     def _cut_schema(self) -> dict:
         return {"type": "object", "required": ["start_second", "end_second", "file_name"], "properties": {
             "start_second": _prop("number", "Start of the clip in seconds.", minimum=0),
@@ -173,10 +126,6 @@ class MediaTools:
             raise ToolError(f"unknown video {name!r} (this episode has: {', '.join(self.videos)})")
         return name, self.videos[name]
 
-    def _workspace(self) -> Workspace:
-        if self.workspace is None:
-            raise ToolError("this episode has no workspace to write files to")
-        return self.workspace
 
     def _frames(self, video: str, fs: FrameSet) -> ToolOutput:
         images = [ToolImage(f.encode("jpeg", 85, self.max_image_bytes), "image/jpeg",
@@ -231,10 +180,25 @@ class MediaTools:
         name, path = self._video(video)
         return self._frames(name, sample_frames(path, at=[second], max_side=self.max_side, cache=self.cache))
 
+    def save_frame(self, second: float, file_name: str, video: str | None = None) -> ToolOutput:
+        """Save the frame shown at a given second as an image file in the workspace (full size)."""
+        import cv2
+
+        name, path = self._video(video)
+        out = self.workspace_file(file_name, (".png", ".jpg", ".jpeg"))
+        frame = sample_frames(path, at=[second], cache=self.cache).frames[0]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(out), cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR)):
+            raise ToolError(f"could not write {file_name}")
+        self.need_workspace().enforce_quota(out)
+        return ToolOutput({"file": file_name, "video": name, "frame": frame.index, "second": round(frame.timestamp, 3),
+                           "width": int(frame.image.shape[1]), "height": int(frame.image.shape[0])},
+                          artifacts=[file_name])
+
     def extract_audio(self, file_name: str, video: str | None = None) -> ToolOutput:
         """Save the video's sound track as a 16 kHz mono WAV file in the workspace."""
         _, path = self._video(video)
-        ws = self._workspace()
+        ws = self.need_workspace()
         out = ws.path(file_name)
         if out.suffix.lower() != ".wav":
             raise ToolError("extract_audio writes a .wav file")
@@ -251,7 +215,7 @@ class MediaTools:
         if source is None or source in self.videos:
             _, path = self._video(source)
         else:
-            path = self._workspace().path(source, must_exist=True)
+            path = self.need_workspace().path(source, must_exist=True)
         offset = start_second or 0.0
         if start_second is None and end_second is None:
             result = transcribe(path, model=self.asr_model, cache=self.cache)
@@ -268,7 +232,7 @@ class MediaTools:
                  video: str | None = None) -> ToolOutput:
         """Cut a span of the video into a workspace file: .mp4 for video, .wav for sound only."""
         _, path = self._video(video)
-        ws = self._workspace()
+        ws = self.need_workspace()
         out = ws.path(file_name)
         if out.suffix.lower() not in (".mp4", ".wav"):
             raise ToolError("cut_clip writes a .mp4 or a .wav file")

@@ -16,16 +16,16 @@ import base64
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from egoeval.tools.egobench import ENVIRONMENTS, ScenarioEnv
 from egoeval.tools.egobench.base import normalise_result
 
 if TYPE_CHECKING:
-    from egoeval.tools.media_tools import MediaTools
+    from egoeval.tools.toolset import Toolset
 
 #: Error categories of a :class:`ToolResult` (None when the call succeeded).
-ERROR_CATEGORIES = ("malformed_call", "unknown_tool", "tool_error", "media_error")
+ERROR_CATEGORIES = ("malformed_call", "unknown_tool", "tool_error", "media_error", "render_error")
 
 
 class ToolError(Exception):
@@ -115,22 +115,23 @@ class ToolRegistry:
 
         return suite.tool_schemas(scenario)
 
-    def schemas(self, scenario: str, media: "MediaTools | None" = None) -> list[dict]:
+    def schemas(self, scenario: str, extra: "Sequence[Toolset]" = ()) -> list[dict]:
         """OpenAI-style function schemas (``{"type": "function", "function": {"name", ...}}``),
-        the scenario's tools first, then the episode's media tools if it has them."""
+        the scenario's tools first, then those of the episode's extra tool sets (media, office)."""
         out = []
         for entry in self.raw_schemas(scenario):
             fn = entry.get("function", entry)
             out.append({"type": "function", "function": {
                 "name": fn["tool_name"], "description": fn.get("description", ""),
                 "parameters": fn.get("parameters", {"type": "object", "properties": {}})}})
-        return out + (media.schemas() if media is not None else [])
+        return out + [s for toolset in extra for s in toolset.schemas()]
 
-    def execute(self, env: ScenarioEnv, call: Any, media: "MediaTools | None" = None) -> ToolResult:
+    def execute(self, env: ScenarioEnv, call: Any, extra: "Sequence[Toolset]" = ()) -> ToolResult:
         """Run one call the way the EgoBench runner does; never raises.
 
-        A name the scenario does not know goes to ``media`` when the episode has media
-        tools (their names never clash with a scenario's: a test checks it).
+        A name the scenario does not know goes to the first of ``extra`` (the episode's
+        media and office tools) that has it; their names never clash with a scenario's
+        (a test checks it).
         """
         if not isinstance(call, dict):
             return ToolResult("unknown", {}, _dump({"error": "Tool call is not an object"}), "malformed_call")
@@ -139,11 +140,8 @@ class ToolRegistry:
             return ToolResult("unknown", {}, _dump({"error": "Missing tool identifier ('tool_name' or 'name')"}),
                               "malformed_call")
         params = call["parameters"] if "parameters" in call else call.get("arguments", {})
-        if name in env.members:
-            toolset: Any = env
-        elif media is not None and name in media.members:
-            toolset = media
-        else:
+        toolset: Any = env if name in env.members else next((t for t in extra if name in t.members), None)
+        if toolset is None:
             return ToolResult(name, params, _dump({"error": f"Tool '{name}' not found"}), "unknown_tool")
         try:
             value = toolset.invoke(name, params)
