@@ -36,9 +36,10 @@ def check_arguments(schema: dict, params: Any) -> dict:
         if name not in props:
             raise ToolError(f"unexpected parameter {name!r} (expected: {', '.join(props)})")
         spec = props[name]
-        ok = isinstance(value, _JSON_TYPES[spec["type"]]) and not (spec["type"] != "boolean" and isinstance(value, bool))
+        kinds = spec["type"] if isinstance(spec["type"], list) else [spec["type"]]
+        ok = any(isinstance(value, _JSON_TYPES[k]) and not (k != "boolean" and isinstance(value, bool)) for k in kinds)
         if not ok:
-            raise ToolError(f"parameter {name!r} must be a {spec['type']}, not {type(value).__name__}")
+            raise ToolError(f"parameter {name!r} must be a {' or '.join(kinds)}, not {type(value).__name__}")
         if isinstance(value, float) and not math.isfinite(value):
             raise ToolError(f"parameter {name!r} must be a finite number")
         if "enum" in spec and value not in spec["enum"]:
