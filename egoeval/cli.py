@@ -28,7 +28,7 @@ def _profile(name: str):
     return PROFILES[name]
 
 
-SUITES = ("egobench", "demo")
+SUITES = ("egobench", "demo", "artifacts")
 
 
 def _suite(name: str) -> None:
@@ -172,6 +172,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from egoeval.validate import validate
 
     _suite(args.suite)
+    if args.suite == "artifacts":
+        return _validate_artifacts(args)
     report = validate(_profile(args.profile), suite_name=args.suite)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
@@ -197,6 +199,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"  {d['task']}: {d['reason']}")
         print("ok" if report.ok else "FAILED")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _validate_artifacts(args: argparse.Namespace) -> int:
+    from egoeval.tasks import artifacts
+
+    report = artifacts.validate()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(f"suite artifacts: {report['tasks']} tasks")
+        print(f"reference solutions passing every criterion: {report['oracle_pass']}/{report['tasks']}")
+        print(f"broken solutions failing exactly their intended criteria: "
+              f"{report['broken_failed_as_intended']}/{report['broken']}")
+        for f in report["failures"]:
+            print(f"  FAIL {f['task']} {f['solution']}: intended {f['intended']}, failed {f['failed']}")
+        print("ok" if report["ok"] else "FAILED")
+    return EXIT_OK if report["ok"] else EXIT_FAILED
 
 
 # --- parser -------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 
 from egoeval.task import Task
 
-SUITES = ("egobench", "demo")
+SUITES = ("egobench", "demo", "artifacts")
 
 
 class UnknownSuite(KeyError):
@@ -23,6 +23,8 @@ def _module(suite: str):
         from egoeval.tasks import egobench as module
     elif suite == "demo":
         from egoeval.tasks import demo as module
+    elif suite == "artifacts":
+        from egoeval.tasks import artifacts as module
     else:
         raise UnknownSuite(suite)
     return module

@@ -5,7 +5,6 @@ injects faults. Only the hosted model is simulated; LiteLLM, HTTP and the runner
 import asyncio
 import json
 
-import pytest
 
 from egoeval.agents import OracleAgent
 from egoeval.cli import main

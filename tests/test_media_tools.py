@@ -2,7 +2,6 @@
 tool registry, next to a scenario environment, on real encoded clips."""
 
 import importlib.util
-import io
 import json
 import os
 import shutil

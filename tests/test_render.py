@@ -1,7 +1,6 @@
 """Rendering with a real LibreOffice and pypdfium2: documents made with python-pptx,
 python-docx and openpyxl, hostile inputs, and many requests at once."""
 
-import io
 import json
 import shutil
 import zipfile

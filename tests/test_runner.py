@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from egoeval.agents import AgentError, AgentTurn, HumanAgent, InfraError, NullAgent, OracleAgent, ToolCall, Usage
+from egoeval.agents import AgentTurn, HumanAgent, InfraError, NullAgent, OracleAgent, ToolCall, Usage
 from egoeval.cli import main
 from egoeval.observation import ObservationConfig
 from egoeval.runner import ConfigMismatch, Limits, RunConfig, Runner, episode_id

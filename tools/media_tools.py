@@ -16,11 +16,9 @@ off its event loop.
 
 from __future__ import annotations
 
-import math
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from egoeval.media.audio import SPEECH_RATE, cut_clip, extract_audio, wav_duration
 from egoeval.media.cache import Cache
@@ -28,7 +26,7 @@ from egoeval.media.errors import MediaError
 from egoeval.media.frames import FrameSet, sample_frames, uniform_indices
 from egoeval.media.probe import frame_table, probe
 from egoeval.tools.registry import ToolError, ToolImage, ToolOutput
-from egoeval.tools.toolset import Toolset, check_arguments, prop as _prop  # noqa: F401
+from egoeval.tools.toolset import Toolset, prop as _prop
 from egoeval.tools.workspace import Workspace
 
 class MediaTools(Toolset):

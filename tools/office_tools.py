@@ -78,6 +78,11 @@ class OfficeTools(Toolset):
                                  value=prop(["string", "number"], "Text, a number, or a formula starting with '='."),
                                  sheet=prop("string", "Sheet name (default: the first)."),
                                  number_format=prop("string", "Excel number format, e.g. 0.00 or 0%.")), self.set_cell)
+        self.add("set_column_width", obj(["file_name", "column", "width"], file_name=_file(),
+                                         column=prop("string", "Column letter(s), e.g. A."),
+                                         width=prop("number", "Width in characters.", minimum=1, maximum=255),
+                                         sheet=prop("string", "Sheet name (default: the first).")),
+                 self.set_column_width)
         self.add("list_files", obj([]), self.list_files)
         self.add("read_file", obj(["file_name"], file_name=_file()), self.read_file)
         self.add("render_to_image", obj(["file_name"], file_name=_file(), pages=prop(
@@ -247,6 +252,21 @@ class OfficeTools(Toolset):
         self._save(wb, file_name, XLSX)
         kind = "formula" if isinstance(stored, str) and stored.startswith("=") else type(stored).__name__
         return ToolOutput({"file": file_name, "sheet": ws.title, "cell": cell.upper(), "stored_as": kind},
+                          artifacts=[file_name])
+
+    def set_column_width(self, file_name: str, column: str, width: float, sheet: str | None = None) -> ToolOutput:
+        """Set a column's width (in characters), so long texts are not cut off when shown."""
+        from openpyxl import load_workbook
+
+        if not re.fullmatch(r"[A-Za-z]{1,3}", column):
+            raise ToolError(f"{column!r} is not a column letter like A")
+        wb = load_workbook(str(self.workspace_file(file_name, XLSX, must_exist=True)))
+        if sheet is not None and sheet not in wb.sheetnames:
+            raise ToolError(f"no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})")
+        ws = wb[sheet] if sheet else wb.worksheets[0]
+        ws.column_dimensions[column.upper()].width = width
+        self._save(wb, file_name, XLSX)
+        return ToolOutput({"file": file_name, "sheet": ws.title, "column": column.upper(), "width": width},
                           artifacts=[file_name])
 
     # --- looking --------------------------------------------------------------------------

@@ -9,8 +9,6 @@ at"; conditional branches; a state change). Ground truth comes from
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from pathlib import Path
 
 from egoeval.task import Task
@@ -24,14 +22,17 @@ class UnknownTask(KeyError):
     """A task id the demo suite does not have."""
 
 
-@lru_cache(maxsize=1)
 def _raw() -> tuple[dict, ...]:
-    return tuple(json.loads((HERE / "tasks.json").read_text(encoding="utf-8")))
+    from egoeval.tasks import _read_tasks
+
+    return _read_tasks(str(HERE))
 
 
 def raw_tasks() -> list[dict]:
     """The tasks as shipped (a private copy)."""
-    return json.loads(json.dumps(_raw()))
+    from egoeval.tasks import shipped_tasks
+
+    return shipped_tasks(HERE)
 
 
 def context_stem(raw: dict) -> str:

@@ -1,0 +1,161 @@
+"""The artifact suite: 12 tasks whose result is a file (a workbook, a slide, a document).
+
+Each task names a demo clip (what the user pointed at), the file to make, its criteria
+(:mod:`egoeval.verifiers.artifact`), a reference solution (tool calls through the office
+and media tools) and broken solutions, each with the criteria it must fail. See
+:mod:`egoeval.tasks.artifacts.build` for how they are made, and :func:`validate` for
+the self-test behind ``egoeval validate --suite artifacts``.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from egoeval.task import Task
+
+SUITE = "artifacts"
+HERE = Path(__file__).parent
+
+
+class UnknownTask(KeyError):
+    """A task id the artifact suite does not have."""
+
+
+def _raw() -> tuple[dict, ...]:
+    from egoeval.tasks import _read_tasks
+
+    return _read_tasks(str(HERE))
+
+
+def raw_tasks() -> list[dict]:
+    """The tasks as shipped (a private copy)."""
+    from egoeval.tasks import shipped_tasks
+
+    return shipped_tasks(HERE)
+
+
+def _task(raw: dict) -> Task:
+    from egoeval.tasks import demo, egobench
+
+    demo_raw = next(t for t in demo.raw_tasks() if t["task_id"] == raw["demo_task"])
+    clip_task = demo.get_task(demo.task_ref(demo_raw))
+    return Task(id=f"{SUITE}/{raw['scenario']}/{raw['task_id']}", suite=SUITE, scenario=raw["scenario"],
+                file=raw["scenario"], task_id=raw["task_id"], instruction=raw["Instruction"], video=clip_task.video,
+                scene_description=raw.get("scene_description", ""), ground_truth=[],
+                seed=egobench.seed_name(raw["scenario"], 1),
+                extra={"criteria": raw["criteria"], "reference": raw["reference"], "broken": raw["broken"],
+                       "demo_task": clip_task.id})
+
+
+def load_tasks(scenario: str | None = None) -> list[Task]:
+    return [_task(t) for t in _raw() if scenario is None or t["scenario"] == scenario]
+
+
+def get_task(task_id: str) -> Task:
+    for t in load_tasks():
+        if t.id == task_id:
+            return t
+    raise UnknownTask(task_id)
+
+
+def clip(task: Task) -> Path:
+    from egoeval.tasks import demo
+
+    return demo.clip_path(demo.get_task(task.extra["demo_task"]))
+
+
+def point_seconds(clip_path: Path) -> list[float]:
+    """For each pointed item, a second at which the hand points at it, clear of occlusions."""
+    notes = json.loads(clip_path.with_suffix(".json").read_text())
+    blocked = [(o["start"] - 0.15, o["end"] + 0.15) for o in notes.get("occlusions", [])]
+    out = []
+    for p in notes["pointing"]:
+        middle = (p["start"] + p["end"]) / 2
+        candidates = [round(p["start"] + 0.2 + 0.1 * k, 2) for k in range(int((p["end"] - p["start"] - 0.4) / 0.1) + 1)]
+        clear = [t for t in candidates if not any(a <= t <= b for a, b in blocked)] or [middle]
+        out.append(min(clear, key=lambda t: abs(t - middle)))
+    return out
+
+
+def _resolve(value: Any, seconds: list[float], frames: dict[int, str] | None = None) -> Any:
+    """Replace ``$pointK`` by the K-th pointing second (or, in criteria, by a frame file)."""
+    if isinstance(value, str) and value.startswith("$point"):
+        k = int(value[6:])
+        return frames[k] if frames is not None else seconds[k]
+    if isinstance(value, list):
+        return [_resolve(v, seconds, frames) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolve(v, seconds, frames) for k, v in value.items()}
+    return value
+
+
+def solution_calls(task: Task, calls: list[dict]) -> list[dict]:
+    return _resolve(calls, point_seconds(clip(task)))
+
+
+def criteria_for(task: Task, folder: Path) -> dict:
+    """The task's criteria with reference frames written into ``folder``."""
+    import cv2
+
+    from egoeval.media.frames import sample_frames
+
+    video, seconds = clip(task), point_seconds(clip(task))
+    frames = {}
+    for k, second in enumerate(seconds):
+        frame = sample_frames(video, at=[second], cache=True).frames[0]
+        path = folder / f"reference-point{k}.png"
+        cv2.imwrite(str(path), cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR))
+        frames[k] = str(path)
+    return _resolve(task.extra["criteria"], seconds, frames)
+
+
+def play(task: Task, calls: list[dict], workspace: Path, service: Any = None) -> list:
+    """Run a solution's calls with the office and media tools in ``workspace``."""
+    from egoeval.tasks import egobench
+    from egoeval.tools.media_tools import MediaTools
+    from egoeval.tools.office_tools import OfficeTools
+    from egoeval.tools.registry import ToolRegistry
+    from egoeval.tools.workspace import Workspace
+
+    ws = Workspace(workspace)
+    registry = ToolRegistry()
+    env = registry.new_env(task.scenario, egobench.seed(task.seed))
+    extra = [MediaTools({task.video: clip(task)}, workspace=ws), OfficeTools(ws, service=service)]
+    return [registry.execute(env, c, extra) for c in solution_calls(task, calls)]
+
+
+def validate(service: Any = None) -> dict:
+    """The suite's self-test: every reference passes; each broken solution fails exactly
+    the criteria it is meant to fail."""
+    from egoeval.verifiers.artifact import check_artifact
+
+    report: dict[str, Any] = {"tasks": 0, "oracle_pass": 0, "broken": 0, "broken_failed_as_intended": 0,
+                              "failures": []}
+    for task in load_tasks():
+        report["tasks"] += 1
+        with tempfile.TemporaryDirectory(prefix="egoeval-artifacts-") as tmp:
+            criteria = criteria_for(task, Path(tmp))
+            runs = [("reference", task.extra["reference"], [])] + [
+                (b["name"], b["calls"], b["fails"]) for b in task.extra["broken"]]
+            for name, calls, intended in runs:
+                workspace = Path(tmp) / name
+                results = play(task, calls, workspace, service)
+                verdict = check_artifact(workspace, criteria, service=service, cache=False)
+                failed = verdict.failed()
+                if name == "reference":
+                    ok = verdict.passed
+                    report["oracle_pass"] += ok
+                else:
+                    report["broken"] += 1
+                    ok = failed == intended
+                    report["broken_failed_as_intended"] += ok
+                if not ok:
+                    errors = [r.content for r in results if r.error]
+                    report["failures"].append({"task": task.id, "solution": name, "intended": intended,
+                                               "failed": failed, "tool_errors": errors[:3],
+                                               "evidence": {c.id: c.evidence for c in verdict.criteria if not c.passed}})
+    report["ok"] = report["oracle_pass"] == report["tasks"] and report["broken_failed_as_intended"] == report["broken"]
+    return report
