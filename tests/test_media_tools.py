@@ -247,3 +247,22 @@ def test_transcribe_a_video_and_a_span_of_it(env, tmp_path):
     assert "shopping cart" in again["text"].lower()
     missing = run(env, tools, "transcribe", source="nothing.wav")
     assert missing.error == "tool_error" and "no file" in value(missing)["error"]
+
+
+def test_workspace_escape_attempts(tmp_path):
+    ws = Workspace(tmp_path / "ws")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside")
+    os.symlink(tmp_path, ws.root / "up")
+    os.symlink(secret, ws.root / "alias.txt")
+    os.link(secret, ws.root / "hard.txt")
+    (ws.root / "sub").mkdir()
+    attempts = ["../secret.txt", "sub/../../secret.txt", "./../secret.txt", str(secret), "/etc/passwd",
+                "up/secret.txt", "alias.txt", "hard.txt", "sub/" + "a" * 300 + ".txt", "b/" * 600 + "c.txt",
+                "..\\secret.txt", "sub//../../secret.txt", "", " "]
+    for name in attempts:
+        with pytest.raises(WorkspaceError):
+            ws.path(name)
+            ws.path(name, must_exist=True)
+    assert secret.read_text() == "outside"
+    assert ws.path("sub/fine.txt") == (ws.root / "sub" / "fine.txt").resolve()

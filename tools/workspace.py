@@ -18,6 +18,8 @@ DEFAULT_SUFFIXES = frozenset({
     ".txt", ".md", ".csv", ".json",
 })
 DEFAULT_QUOTA = 256 * 1024 * 1024
+MAX_NAME = 255  # bytes per path component (what file systems allow)
+MAX_PATH = 1024  # bytes for the whole relative name
 
 
 class WorkspaceError(ValueError):
@@ -40,6 +42,8 @@ class Workspace:
             raise WorkspaceError("a file name must be a non-empty string")
         if "\x00" in name or "\\" in name:
             raise WorkspaceError(f"file name {name!r} contains a forbidden character")
+        if len(name.encode()) > MAX_PATH or any(len(part.encode()) > MAX_NAME for part in name.split("/")):
+            raise WorkspaceError(f"file name is too long (at most {MAX_NAME} bytes per part, {MAX_PATH} in all)")
         posix = PurePosixPath(name)
         if posix.is_absolute() or PureWindowsPath(name).drive:
             raise WorkspaceError(f"file name {name!r} must be relative to the workspace")
@@ -53,6 +57,8 @@ class Workspace:
             raise WorkspaceError(f"file name {name!r} leads outside the workspace")
         if must_exist and not real.is_file():
             raise WorkspaceError(f"no file {name!r} in the workspace")
+        if real.exists() and real.stat().st_nlink > 1:  # a hard link may share its data with a file outside
+            raise WorkspaceError(f"{name!r} is a hard link; the workspace refuses it")
         return real
 
     def used_bytes(self) -> int:
