@@ -139,8 +139,15 @@ class OracleAgent:
         from egoeval.validate import oracle_calls
         from egoeval.verifiers.profiles import get_profile
 
-        stem, raw = scoring_target(ctx.task.id)
-        self.calls = oracle_calls(stem, raw, get_profile(ctx.profile))  # exactly what `validate` replays
+        if ctx.task.suite == "artifacts":  # the reference solution, then a look at the result
+            from egoeval.tasks.artifacts import solution_calls
+
+            target = ctx.task.extra["criteria"]["file"]
+            self.calls = solution_calls(ctx.task, ctx.task.extra["reference"]) + [
+                {"tool_name": "render_to_image", "parameters": {"file_name": target}}]
+        else:
+            stem, raw = scoring_target(ctx.task.id)
+            self.calls = oracle_calls(stem, raw, get_profile(ctx.profile))  # exactly what `validate` replays
         self.sent = 0
         self.steps = ctx.steps if ctx.mode != "static" else None
 

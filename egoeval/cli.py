@@ -111,6 +111,12 @@ def _pct(x: float) -> str:
 
 
 def print_score_table(report: Any) -> None:
+    if report.artifacts:
+        _print_artifacts(report.artifacts)
+        if not report.verdicts:
+            for s in report.skipped:
+                print(f"skipped: {s}", file=sys.stderr)
+            return
     rows = [(label, s) for label, s in report.files.items()] + [("overall", report.overall)]
     width = max(len(r[0]) for r in rows)
     print(f"profile: {report.profile}")
@@ -140,6 +146,18 @@ def print_score_table(report: Any) -> None:
         print(f"skipped: {s}", file=sys.stderr)
 
 
+def _print_artifacts(verdicts: list[dict]) -> None:
+    from collections import Counter
+
+    passed = sum(bool(v.get("joint_success")) for v in verdicts)
+    print(f"artifact tasks: {len(verdicts)}, passed {passed} ({_pct(passed / len(verdicts)).strip()}%)")
+    checks = Counter(v.get("self_verification") for v in verdicts)
+    print("self-verification: " + ", ".join(f"{k} {n}" for k, n in checks.most_common()))
+    failures = Counter(v.get("error_category") for v in verdicts if not v.get("joint_success"))
+    if failures:
+        print("failure categories: " + ", ".join(f"{k} {n}" for k, n in failures.most_common()))
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from egoeval.scoring import score_paths, write_verdicts
     from egoeval.trajectory import BadInput
@@ -157,7 +175,8 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise CliError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps({"profile": report.profile, "files": report.files, "overall": report.overall,
-                          "invalid": [vars(i) for i in report.invalid], "skipped": report.skipped},
+                          "invalid": [vars(i) for i in report.invalid], "skipped": report.skipped,
+                          "artifacts": report.artifacts},
                          ensure_ascii=False, indent=2))
     else:
         print_score_table(report)

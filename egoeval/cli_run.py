@@ -52,7 +52,7 @@ def _positive(kind):
 def add_run_parsers(sub, parser_class) -> None:
     load_dotenv()
     r = sub.add_parser("run", help="play a suite's tasks with an agent and a simulated user, log and score them")
-    r.add_argument("--suite", default=_env("suite", "demo"), help="egobench or demo (default demo)")
+    r.add_argument("--suite", default=_env("suite", "demo"), help="egobench, demo (default) or artifacts")
     r.add_argument("--tasks", default=_env("tasks"), metavar="GLOB",
                    help="task ids to run, glob(s) separated by commas, e.g. 'egobench/retail1/*'")
     r.add_argument("--agent", default=_env("agent", "oracle"),
@@ -76,6 +76,8 @@ def add_run_parsers(sub, parser_class) -> None:
     r.add_argument("--contact-sheet", action="store_true", help="send the frames as one contact-sheet image")
     r.add_argument("--max-side", type=_positive(int), default=int(_env("max_side", 448)), metavar="PX")
     r.add_argument("--media-tools", action="store_true", help="give the agent the media tools (frames, audio, ...)")
+    r.add_argument("--office-tools", action="store_true",
+                   help="give the agent the office tools (slides, documents, workbooks; always on for artifacts)")
     r.add_argument("--epochs", type=_positive(int), default=int(_env("epochs", 1)), metavar="K")
     r.add_argument("--seed", type=int, default=int(_env("seed", 0)))
     r.add_argument("--max-concurrency", type=_positive(int), default=int(_env("max_concurrency", 8)), metavar="N")
@@ -148,7 +150,8 @@ def _config(args: argparse.Namespace):
     return RunConfig(suite=args.suite, tasks=args.tasks, agent=args.agent, user=args.user, mode=args.mode,
                      observation=obs, epochs=args.epochs, seed=args.seed, max_concurrency=args.max_concurrency,
                      limits=Limits(args.max_turns, args.max_tool_calls, args.episode_timeout, args.token_budget),
-                     profile=args.profile, media_tools=args.media_tools, agent_settings=agent_settings,
+                     profile=args.profile, media_tools=args.media_tools, office_tools=args.office_tools,
+                     agent_settings=agent_settings,
                      user_settings=user_settings)
 
 
@@ -190,7 +193,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         tasks = load_tasks(config.suite, pattern=config.tasks)
     except UnknownSuite:
-        raise CliError(f"unknown suite {config.suite!r}; available: egobench, demo") from None
+        raise CliError(f"unknown suite {config.suite!r}; available: egobench, demo, artifacts") from None
     if not tasks:
         raise CliError(f"no task of suite {config.suite} matches {config.tasks!r}")
     try:

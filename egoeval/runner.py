@@ -72,6 +72,7 @@ class RunConfig:
     limits: Limits = field(default_factory=Limits)
     profile: str = "egobench"
     media_tools: bool = False
+    office_tools: bool = False
     system_prompt: str | None = None
     agent_settings: dict = field(default_factory=dict)
     user_settings: dict = field(default_factory=dict)
@@ -93,7 +94,7 @@ class RunConfig:
 
         return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
                 "observation": self.observation.to_dict(), "seed": self.seed, "profile": self.profile,
-                "media_tools": self.media_tools, "max_user_turns": self.limits.max_user_turns,
+                "media_tools": self.media_tools, "office_tools": self.office_tools, "max_user_turns": self.limits.max_user_turns,
                 "max_tool_calls": self.limits.max_tool_calls, "token_budget": self.limits.token_budget,
                 "system_prompt": self.system_prompt, "agent_settings": sampling(self.agent_settings),
                 "user_settings": sampling(self.user_settings)}
@@ -294,6 +295,11 @@ class Runner:
     def _score(self, ep: Episode) -> dict:
         from egoeval.scoring import score_episode
 
+        if ep.task.startswith("artifacts/"):
+            from egoeval.verifiers.artifact import score_artifact_episode
+
+            return score_artifact_episode(ep, self.workspace_dir(ep.episode))
+
         scored = score_episode(ep.task, ep.as_trajectory(), self.profile)
         if scored.verdicts:
             return scored.verdicts[0].to_dict()
@@ -316,8 +322,7 @@ class Runner:
             raise InfraError(f"video: {exc}") from exc
         rec.event("observation", **obs.log)
         env = self.registry.new_env(task.scenario, _seed(task))
-        media = self._media_tools(task, rec.eid) if cfg.media_tools and not cfg.observation.no_video else None
-        extra = [media] if media is not None else []
+        extra = self._toolsets(task, rec.eid)
         tools = self.registry.schemas(task.scenario, extra=extra)
         state.user, state.phase = user, "user"
         try:
@@ -415,15 +420,34 @@ class Runner:
                 parts += [{"type": "text", "text": im.caption}, {"type": "image_url", "image_url": {"url": im.data_url()}}]
         return parts
 
-    def _media_tools(self, task: Task, eid: str):
+    def workspace_dir(self, eid: str) -> Path:
+        """Where an episode's files live (``egoeval score`` finds them there again)."""
+        return self.log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
+
+    def _toolsets(self, task: Task, eid: str) -> list:
+        """The episode's media and office tools, sharing one fresh workspace. Artifact
+        tasks always get both; other tasks as configured (media tools need the video)."""
         from egoeval.tools.media_tools import MediaTools
+        from egoeval.tools.office_tools import OfficeTools
         from egoeval.tools.workspace import Workspace
         from egoeval.videos import resolve_video
 
-        folder = self.log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
+        files = task.suite == "artifacts"
+        media = (self.config.media_tools or files) and not self.config.observation.no_video
+        if not (media or files or self.config.office_tools):
+            return []
+        folder = self.workspace_dir(eid)
         shutil.rmtree(folder, ignore_errors=True)  # a redone episode starts from an empty workspace
-        return MediaTools({task.video: resolve_video(task, self.video_dir)}, workspace=Workspace(folder),
-                          max_side=self.config.observation.max_side)
+        workspace = Workspace(folder)
+        out: list = []
+        if media or files:
+            out.append(MediaTools({task.video: resolve_video(task, self.video_dir)}, workspace=workspace,
+                                  max_side=self.config.observation.max_side))
+        if files or self.config.office_tools:
+            from egoeval.renderers.render import shared_service
+
+            out.append(OfficeTools(workspace, service=shared_service()))
+        return out
 
 
 @dataclass

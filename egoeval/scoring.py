@@ -27,6 +27,7 @@ class ScoreReport:
     invalid: list[InvalidEntry] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
+    artifacts: list[dict] = field(default_factory=list)  # verdicts of artifact-suite episodes
 
 
 def expand_inputs(paths: list[str]) -> list[Path]:
@@ -77,6 +78,9 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
                 if why:
                     report.skipped.append(f"{path}: episode {ep.episode}: {why}")
                     continue
+                if ep.task.startswith("artifacts/"):  # judged on the files the run kept in its workspaces
+                    report.artifacts.append(_artifact_verdict(ep, path.parent))
+                    continue
                 try:
                     one = score_episode(ep.task, ep.as_trajectory(), profile, ground_truth)
                 except KeyError:
@@ -100,6 +104,18 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
         report.invalid += fs.invalid
     report.overall = overall_summary(report.files, report.verdicts, profile.pooled_micro)
     return report
+
+
+def _artifact_verdict(ep: Episode, log_dir: Path) -> dict:
+    import re
+
+    from egoeval.verifiers.artifact import score_artifact_episode
+
+    workspace = log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", ep.episode)
+    try:
+        return {"episode": ep.episode, **score_artifact_episode(ep, workspace)}
+    except KeyError:
+        return {"episode": ep.episode, "task": ep.task, "joint_success": False, "error_category": "unknown_task"}
 
 
 def unscorable(ep: Episode) -> str | None:

@@ -58,6 +58,10 @@ def resolve_video(task: Task, folder: Path | None = None) -> Path:
         from egoeval.tasks.demo import clip_path
 
         return clip_path(task)
+    if task.suite == "artifacts":
+        from egoeval.tasks.artifacts import clip
+
+        return clip(task)
     return find_video(task.video, folder)
 
 
@@ -65,7 +69,7 @@ def missing_videos(tasks: list[Task], folder: Path | None) -> dict[str, list[str
     """Video names that cannot be found, each with the ids of the tasks that need it."""
     out: dict[str, list[str]] = {}
     for t in tasks:
-        if t.suite == "demo":
+        if t.suite in ("demo", "artifacts"):
             continue
         try:
             find_video(t.video, folder)

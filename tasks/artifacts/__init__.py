@@ -67,6 +67,14 @@ def clip(task: Task) -> Path:
     return demo.clip_path(demo.get_task(task.extra["demo_task"]))
 
 
+def pointed_items(task: Task) -> list[str]:
+    """The labels the hand points at in the task's clip, in order."""
+    from egoeval.tasks import demo
+
+    spec = demo.get_task(task.extra["demo_task"]).extra["clip"]
+    return [spec["labels"][i] for i in spec["points"]]
+
+
 def point_seconds(clip_path: Path) -> list[float]:
     """For each pointed item, a second at which the hand points at it, clear of occlusions."""
     notes = json.loads(clip_path.with_suffix(".json").read_text())
