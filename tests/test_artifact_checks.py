@@ -183,3 +183,26 @@ def test_cli_check(service, tmp_path, capsys):
     assert main(["check", str(tmp_path / "budget.xlsx"), "--criteria", str(spec), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["passed"] is False and out["criteria"][0]["id"] == "total-formula"
+
+
+def test_vlm_judge_on_rendered_pages(service, tmp_path, monkeypatch):
+    from llm_server import LoopbackLLM, reply
+
+    from egoeval.model_client import CallCache, ModelClient
+
+    reference = frame(tmp_path / "frame.png")
+    recipe(tmp_path / "recipe.pptx", reference)
+    spec = {"file": "recipe.pptx", "criteria": [
+        {"id": "readable", "type": "vlm_judge", "question": "Is the title readable and is there a photo?"}]}
+    monkeypatch.delenv("EGOEVAL_JUDGE_MODEL", raising=False)
+    unjudged = check_artifact(tmp_path, spec, service=service, cache=False)
+    assert not unjudged.passed and "EGOEVAL_JUDGE_MODEL" in unjudged.criteria[0].evidence
+    answers = [reply("Looks fine to me."), reply('{"pass": true, "reason": "clear title, one photo"}')]
+    with LoopbackLLM(lambda body: answers.pop(0)) as server:
+        judge = ModelClient("openai/judge", api_base=server.api_base, api_key="k", cache=CallCache(tmp_path / "j.db"),
+                            backoff=0.01)
+        verdict = check_artifact(tmp_path, spec, service=service, cache=False, judge=judge)
+        first = server.requests[0]["messages"][0]["content"]
+    assert verdict.passed and verdict.criteria[0].deterministic is False
+    assert "clear title" in verdict.criteria[0].evidence and len(server.requests) == 2
+    assert sum(p["type"] == "image_url" for p in first) == 1 and "Is the title readable" in first[0]["text"]

@@ -15,7 +15,10 @@ value equals ``value`` within ``tolerance``), ``picture`` (a picture whose perce
 hash is within ``max_distance`` of ``reference``, an image file, optional ``slide``),
 ``no_overlap`` (no two shapes share more than ``min_area`` square points),
 ``nothing_off_page`` (no shape leaves the slide, no text leaves the page),
-``no_text_overflow``, ``word_count`` (``min`` / ``max``), ``no_blank_pages``.
+``no_text_overflow``, ``word_count`` (``min`` / ``max``), ``no_blank_pages``, and
+``vlm_judge`` (a ``question`` a vision model answers about the rendered pages, through
+LiteLLM: ``$EGOEVAL_JUDGE_MODEL``, optional ``$EGOEVAL_JUDGE_API_BASE``; the result is
+marked non-deterministic and the judge's replies are cached).
 
 The artifact passes when every criterion passes (as in TOBench). A criterion that
 cannot be evaluated (wrong file type for it, unreadable file) fails with the reason as
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 TYPES = ("file_exists", "page_count", "text_present", "font_size", "heading_sequence", "formula", "picture",
-         "no_overlap", "nothing_off_page", "no_text_overflow", "word_count", "no_blank_pages")
+         "no_overlap", "nothing_off_page", "no_text_overflow", "word_count", "no_blank_pages", "vlm_judge")
 
 
 class BadCriteria(ValueError):
@@ -43,6 +46,7 @@ class CriterionResult:
     type: str
     passed: bool
     evidence: str
+    deterministic: bool = True
 
 
 @dataclass
@@ -85,8 +89,8 @@ def load_criteria(source: str | Path | dict) -> dict:
 class _Artifact:
     """The file under check, rendered and inspected at most once each."""
 
-    def __init__(self, path: Path, service: Any, cache: Any) -> None:
-        self.path, self.service, self.cache = path, service, cache
+    def __init__(self, path: Path, service: Any, cache: Any, judge: Any = None) -> None:
+        self.path, self.service, self.cache, self.judge = path, service, cache, judge
         self._rendering = self._structure = self._text = None
 
     def rendering(self):
@@ -264,16 +268,64 @@ def _no_blank_pages(a: _Artifact, c: dict) -> tuple[bool, str]:
     return not blank, f"blank pages: {blank}" if blank else f"{len(a.rendering().pages)} pages, none blank"
 
 
+JUDGE_PROMPT = ("You are checking a file someone made ({name}); its rendered pages follow. Question: {question}\n"
+                "Answer with only JSON: {{\"pass\": true or false, \"reason\": \"one sentence\"}}")
+
+
+def default_judge() -> Any:
+    """The judge model from ``$EGOEVAL_JUDGE_MODEL`` (and ``$EGOEVAL_JUDGE_API_BASE``), or None."""
+    import os
+
+    model = os.environ.get("EGOEVAL_JUDGE_MODEL")
+    if not model:
+        return None
+    from egoeval.model_client import ModelClient
+    from egoeval.players import settings_for
+
+    settings = settings_for(model, {}, api_base=os.environ.get("EGOEVAL_JUDGE_API_BASE"))
+    return ModelClient(model, **{k: v for k, v in settings.items() if k in ("api_base", "api_key")})
+
+
+def _vlm_judge(a: _Artifact, c: dict) -> tuple[bool, str]:
+    import base64
+    from concurrent.futures import ThreadPoolExecutor
+
+    judge = a.judge or default_judge()
+    if judge is None:
+        return False, "needs a judge model: set EGOEVAL_JUDGE_MODEL (a LiteLLM provider/model)"
+    pages = a.rendering().pages[: c.get("max_pages", 4)]
+    content: list[dict] = [{"type": "text", "text": JUDGE_PROMPT.format(name=a.path.name, question=c["question"])}]
+    content += [{"type": "image_url", "image_url": {
+        "url": "data:image/png;base64," + base64.b64encode(Path(p).read_bytes()).decode()}} for p in pages]
+
+    def ask(extra: str) -> Any:
+        import asyncio
+
+        messages = [{"role": "user", "content": content + ([{"type": "text", "text": extra}] if extra else [])}]
+        return asyncio.run(judge.complete(messages))
+
+    for extra in ("", "Reply with the JSON object only."):  # a second, different ask if the first is not JSON
+        with ThreadPoolExecutor(max_workers=1) as pool:  # callers may be inside an event loop
+            done = pool.submit(ask, extra).result()
+        try:
+            start, end = (done.text or "").index("{"), (done.text or "").rindex("}") + 1
+            answer = json.loads(done.text[start:end])
+            return bool(answer["pass"]), f"judge {judge.model}: {answer.get('reason', '')}"
+        except (ValueError, KeyError, TypeError):
+            continue
+    return False, f"judge {judge.model} gave no verdict: {(done.text or '')[:120]!r}"
+
+
 CHECKS: dict[str, Callable[[_Artifact, dict], tuple[bool, str]]] = {
     "file_exists": _file_exists, "page_count": _page_count, "text_present": _text_present, "font_size": _font_size,
     "heading_sequence": _heading_sequence, "formula": _formula, "picture": _picture, "no_overlap": _no_overlap,
     "nothing_off_page": _nothing_off_page, "no_text_overflow": _no_text_overflow, "word_count": _word_count,
-    "no_blank_pages": _no_blank_pages,
+    "no_blank_pages": _no_blank_pages, "vlm_judge": _vlm_judge,
 }
 
 
 def check_artifact(folder_or_file: str | Path, spec: dict | str | Path, service: Any = None,
-                   cache: Any = True) -> ArtifactVerdict:
+                   cache: Any = True, judge: Any = None) -> ArtifactVerdict:
     """Evaluate every criterion of ``spec`` on the file it names (inside ``folder_or_file``
     when that is a folder, e.g. the episode's workspace, or that file itself)."""
     from egoeval.renderers.service import RenderError
@@ -287,13 +339,15 @@ def check_artifact(folder_or_file: str | Path, spec: dict | str | Path, service:
         why = f"no file {spec['file']!r}" if not path.is_file() else f"{path.name} is not a {wanted} file"
         verdict.criteria = [CriterionResult(c["id"], c["type"], False, why) for c in spec["criteria"]]
         return verdict
-    artifact = _Artifact(path, service, cache)
+    from egoeval.agents import AgentError, InfraError
+
+    artifact = _Artifact(path, service, cache, judge)
     for c in spec["criteria"]:
         try:
             ok, evidence = CHECKS[c["type"]](artifact, c)
-        except (RenderError, BadCriteria, KeyError, ValueError, OSError) as exc:
+        except (RenderError, BadCriteria, KeyError, ValueError, OSError, AgentError, InfraError) as exc:
             ok, evidence = False, f"cannot check: {type(exc).__name__}: {exc}"
-        verdict.criteria.append(CriterionResult(c["id"], c["type"], bool(ok), evidence))
+        verdict.criteria.append(CriterionResult(c["id"], c["type"], bool(ok), evidence, c["type"] != "vlm_judge"))
     verdict.passed = all(r.passed for r in verdict.criteria)
     return verdict
 
