@@ -201,12 +201,17 @@ class ConversionService:
                 raise
             return conv
         conv = self.idle.get()
-        if not conv.alive():  # crashed since its last job: replace it
+        if not self.healthy(conv):  # crashed or stuck since its last job: replace it
             conv.close()
             self.restarts += 1
             conv = Converter(self.root, self.python)  # type: ignore[arg-type]
             conv.start()
         return conv
+
+    @staticmethod
+    def healthy(conv: Converter) -> bool:
+        """Alive, and answering a ping within seconds (a hung LibreOffice does not)."""
+        return conv.alive() and bool(conv.request({"op": "ping"}, 10.0).get("ok"))
 
     def _give_back(self, conv: Converter, broken: bool) -> None:
         if broken:

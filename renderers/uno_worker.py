@@ -99,8 +99,9 @@ def main():
             continue
         answer = {"id": req.get("id"), "ok": True}
         try:
-            if req.get("op") == "ping":
+            if req.get("op") == "ping":  # a round trip to LibreOffice itself, not just to this worker
                 answer["version"] = ver
+                answer["frames"] = desktop.getFrames().getCount()
             elif req.get("op") == "pdf":
                 to_pdf(desktop, req["src"], req["out"])
             elif req.get("op") == "recalc":

@@ -206,3 +206,37 @@ def test_vlm_judge_on_rendered_pages(service, tmp_path, monkeypatch):
     assert verdict.passed and verdict.criteria[0].deterministic is False
     assert "clear title" in verdict.criteria[0].evidence and len(server.requests) == 2
     assert sum(p["type"] == "image_url" for p in first) == 1 and "Is the title readable" in first[0]["text"]
+
+
+def test_a_page_against_its_golden_render(service, tmp_path):
+    from egoeval.renderers.render import render
+
+    reference = frame(tmp_path / "frame.png")
+    recipe(tmp_path / "recipe.pptx", reference)
+    golden = tmp_path / "golden.png"
+    shutil.copyfile(render(tmp_path / "recipe.pptx", service=service, cache=False).pages[0], golden)
+    spec = {"file": "recipe.pptx", "criteria": [{"id": "as-designed", "type": "page_matches", "page": 1,
+                                                 "reference": str(golden), "max_distance": 6}]}
+    assert check_artifact(tmp_path, spec, service=service, cache=False).passed
+    recipe(tmp_path / "recipe.pptx", reference, flaw="no_picture")
+    changed = check_artifact(tmp_path, spec, service=service, cache=False)
+    assert not changed.passed and "bits from the golden render" in changed.criteria[0].evidence
+
+
+def test_a_hung_converter_is_replaced_before_the_next_job(service, tmp_path):
+    import os
+    import signal
+
+    deck = recipe(tmp_path / "recipe.pptx", frame(tmp_path / "frame.png"))
+    service.to_pdf(deck, tmp_path / "a.pdf")
+    conv = service.idle.queue[0]
+    os.killpg(conv.office.pid, signal.SIGSTOP)  # LibreOffice (the whole process group) stops answering
+    try:
+        before = service.restarts
+        service.to_pdf(deck, tmp_path / "b.pdf")
+        assert service.restarts == before + 1 and (tmp_path / "b.pdf").stat().st_size > 0
+    finally:
+        try:
+            os.killpg(conv.office.pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass

@@ -15,7 +15,9 @@ value equals ``value`` within ``tolerance``), ``picture`` (a picture whose perce
 hash is within ``max_distance`` of ``reference``, an image file, optional ``slide``),
 ``no_overlap`` (no two shapes share more than ``min_area`` square points),
 ``nothing_off_page`` (no shape leaves the slide, no text leaves the page),
-``no_text_overflow``, ``word_count`` (``min`` / ``max``), ``no_blank_pages``, and
+``no_text_overflow``, ``word_count`` (``min`` / ``max``), ``no_blank_pages``,
+``page_matches`` (the rendered ``page`` looks like the golden image ``reference``: its
+perceptual hash is within ``max_distance``), and
 ``vlm_judge`` (a ``question`` a vision model answers about the rendered pages, through
 LiteLLM: ``$EGOEVAL_JUDGE_MODEL``, optional ``$EGOEVAL_JUDGE_API_BASE``; the result is
 marked non-deterministic and the judge's replies are cached).
@@ -33,7 +35,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 TYPES = ("file_exists", "page_count", "text_present", "font_size", "heading_sequence", "formula", "picture",
-         "no_overlap", "nothing_off_page", "no_text_overflow", "word_count", "no_blank_pages", "vlm_judge")
+         "no_overlap", "nothing_off_page", "no_text_overflow", "word_count", "no_blank_pages", "page_matches",
+         "vlm_judge")
 
 
 class BadCriteria(ValueError):
@@ -268,6 +271,18 @@ def _no_blank_pages(a: _Artifact, c: dict) -> tuple[bool, str]:
     return not blank, f"blank pages: {blank}" if blank else f"{len(a.rendering().pages)} pages, none blank"
 
 
+def _page_matches(a: _Artifact, c: dict) -> tuple[bool, str]:
+    from egoeval.renderers.checks import hamming, phash
+
+    pages = a.rendering().pages
+    n = c.get("page", 1)
+    if not 1 <= n <= len(pages):
+        return False, f"there is no page {n} ({len(pages)} pages)"
+    distance = hamming(phash(Path(pages[n - 1])), phash(Path(c["reference"])))
+    limit = c.get("max_distance", 10)
+    return distance <= limit, f"page {n} is {distance} bits from the golden render (limit {limit})"
+
+
 JUDGE_PROMPT = ("You are checking a file someone made ({name}); its rendered pages follow. Question: {question}\n"
                 "Answer with only JSON: {{\"pass\": true or false, \"reason\": \"one sentence\"}}")
 
@@ -320,7 +335,7 @@ CHECKS: dict[str, Callable[[_Artifact, dict], tuple[bool, str]]] = {
     "file_exists": _file_exists, "page_count": _page_count, "text_present": _text_present, "font_size": _font_size,
     "heading_sequence": _heading_sequence, "formula": _formula, "picture": _picture, "no_overlap": _no_overlap,
     "nothing_off_page": _nothing_off_page, "no_text_overflow": _no_text_overflow, "word_count": _word_count,
-    "no_blank_pages": _no_blank_pages, "vlm_judge": _vlm_judge,
+    "no_blank_pages": _no_blank_pages, "page_matches": _page_matches, "vlm_judge": _vlm_judge,
 }
 
 
