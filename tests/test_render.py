@@ -188,3 +188,13 @@ def test_fifty_concurrent_requests_none_lost_none_mixed_up(service, tmp_path):
     assert len(results) == 50
     for i, text in results:
         assert f"marker-{i}-end" in text and all(f"marker-{j}-end" not in text for j in range(10) if j != i)
+
+
+def test_one_shot_fallback_without_a_uno_python(tmp_path):
+    with ConversionService(size=1) as svc:
+        svc.python = None  # as on a machine without python3-uno
+        assert not svc.warm
+        pdf = svc.to_pdf(slides(tmp_path / "deck.pptx", ["Fallback works"]), tmp_path / "deck.pdf")
+        assert "Fallback works" in pdf_text(pdf)
+        with pytest.raises(RenderError, match="timed out"):
+            svc.to_pdf(slides(tmp_path / "big.pptx", [f"S{i}" for i in range(30)]), tmp_path / "x.pdf", timeout=0.3)
