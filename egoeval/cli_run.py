@@ -120,6 +120,13 @@ def add_run_parsers(sub, parser_class) -> None:
     n.add_argument("--json", action="store_true")
     n.set_defaults(func=cmd_inspect)
 
+    rp = sub.add_parser("report", help="tables over runs and results: model x suite x scenario x mode, epochs, efficiency")
+    rp.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files or folders")
+    rp.add_argument("--format", choices=("md", "json", "csv", "latex"), default="md")
+    rp.add_argument("--profile", default="egobench")
+    rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
+    rp.set_defaults(func=cmd_report)
+
     c = sub.add_parser("check", help="check a file against a task's criteria (exit 1 when one fails)")
     c.add_argument("file", help="the file, or the folder (workspace) holding the file the criteria name")
     c.add_argument("--criteria", required=True, metavar="FILE", help="criteria as JSON or YAML")
@@ -428,6 +435,25 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             for c in sheet["cells"]:
                 formula = f" = {c['formula']}" if "formula" in c else ""
                 print(f"  {c['cell']:<6}{formula} -> {c['value']!r}")
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError, _profile
+    from egoeval.players import log_file
+    from egoeval.report import build, render
+    from egoeval.trajectory import BadInput
+
+    inputs = [str(log_file(p)) if Path(p, "run.jsonl").exists() else p for p in args.inputs]
+    try:
+        text = render(build(inputs, _profile(args.profile)), args.format)
+    except BadInput as exc:
+        raise CliError(str(exc)) from None
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"report: {args.out}")
+    else:
+        print(text, end="")
     return EXIT_OK
 
 

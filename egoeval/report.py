@@ -1,0 +1,182 @@
+"""Tables people can publish: ``egoeval report LOG_OR_RESULTS... --format md|json|csv|latex``.
+
+Inputs are egoeval logs (or log dirs) and EgoBench results files (or folders of them),
+one "model" each (the log's agent; for results files, their folder's name). Every
+episode is scored with the same scorer as ``egoeval score``, so the numbers agree, then
+grouped by model x suite x scenario x mode with the EgoBench Table 2 columns (Micro,
+Tool, Result, Joint; the official aggregation under the ``egobench`` profile), efficiency
+(tokens, cost, turns, tool calls, latency), error categories, and over epochs pass@k,
+pass^k and avg@k with task-clustered bootstrap intervals. Infrastructure errors are
+counted apart and left out of every agent metric. The same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from egoeval.metrics import file_summary, overall_summary
+
+FORMATS = ("md", "json", "csv", "latex")
+METRICS = (("Micro", "micro_acc"), ("Tool", "tool_success_rate"), ("Result", "result_success_rate"),
+           ("Joint", "joint_success_rate"))
+
+
+@dataclass
+class Record:
+    """One scored episode."""
+
+    model: str
+    suite: str
+    scenario: str
+    file: str
+    mode: str
+    task: str
+    epoch: int
+    verdict: Any
+    counters: dict = field(default_factory=dict)
+
+
+def _model_of(header: dict, path: Path) -> str:
+    config = header.get("config") or {}
+    agent = config.get("agent")
+    return agent or path.parent.name or path.stem
+
+
+def collect(paths: list[str], profile: Any) -> tuple[list[Record], dict[str, int]]:
+    """Scored episodes of every input, and infrastructure errors per model."""
+    from egoeval.scoring import expand_inputs, score_episode, unscorable
+    from egoeval.tasks import egobench
+    from egoeval.trajectory import read_log, read_results_file, results_file_stem
+    from egoeval.verifiers.egobench import score_file
+
+    records: list[Record] = []
+    infra: Counter = Counter()
+    for path in expand_inputs(paths):
+        if path.suffix == ".jsonl":
+            header, episodes = read_log(path)
+            model = _model_of(header, path)
+            for ep in episodes:
+                if ep.finished and ep.end_reason == "infra_error":
+                    infra[model] += 1
+                if unscorable(ep) or ep.task.startswith("artifacts/"):
+                    continue
+                try:
+                    scored = score_episode(ep.task, ep.as_trajectory(), profile)
+                except KeyError:
+                    continue
+                suite, group = ep.task.split("/")[:2]
+                for v in scored.verdicts:
+                    scenario = egobench.split_file(v.scenario)[0]
+                    records.append(Record(model, suite, scenario, group, ep.mode, ep.task, ep.epoch, v, ep.counters))
+        else:
+            named = results_file_stem(path)
+            if named is None:
+                continue
+            stem, mode = named
+            model = path.parent.name or "results"
+            trajectories = read_results_file(path)
+            scored = score_file(stem, trajectories, profile, egobench.raw_tasks(stem))
+            by_id = {str(t.get("task_id")): t for t in trajectories if isinstance(t, dict)}
+            for v in scored.verdicts:
+                traj = by_id.get(str(v.task_id), {})
+                counters = {k: traj[k] for k in ("input_tokens", "output_tokens", "rounds_count", "tool_calls_count")
+                            if isinstance(traj.get(k), (int, float))}
+                records.append(Record(model, "egobench", egobench.split_file(stem)[0], stem, mode,
+                                      f"egobench/{stem}/{v.task_id}", 1, v, counters))
+    return records, dict(infra)
+
+
+def _summary(records: list[Record], profile: Any) -> dict:
+    files: dict[str, list] = defaultdict(list)
+    for r in records:
+        files[f"{r.file}:{r.mode}:{r.epoch}"].append(r.verdict)
+    return overall_summary({k: file_summary(v) for k, v in sorted(files.items())}, [r.verdict for r in records],
+                           profile.pooled_micro)
+
+
+def _efficiency(records: list[Record]) -> dict:
+    def mean(key: str) -> float:
+        values = [r.counters[key] for r in records if isinstance(r.counters.get(key), (int, float))]
+        return round(sum(values) / len(values), 4) if values else 0.0
+
+    calls, turns = mean("tool_calls_count"), mean("rounds_count")
+    return {"input_tokens": mean("input_tokens"), "output_tokens": mean("output_tokens"), "cost": mean("cost"),
+            "turns": turns, "tool_calls": calls, "tool_calls_per_turn": round(calls / turns, 4) if turns else 0.0,
+            "latency_s": mean("wall_s")}
+
+
+def build(paths: list[str], profile: Any) -> dict:
+    """The report as plain data (what every format prints)."""
+    from egoeval.epochs import bootstrap_ci, suite_metrics
+
+    records, infra = collect(paths, profile)
+    models = sorted({r.model for r in records} | set(infra))
+    report: dict[str, Any] = {"profile": profile.name, "models": {}}
+    for model in models:
+        mine = [r for r in records if r.model == model]
+        groups: dict[tuple, list[Record]] = defaultdict(list)
+        for r in mine:
+            groups[(r.suite, r.scenario, r.mode)].append(r)
+        rows = [{"suite": s, "scenario": sc, "mode": m, **_row(_summary(rs, profile))}
+                for (s, sc, m), rs in sorted(groups.items())]
+        overall = _summary(mine, profile) if mine else {}
+        attempts: dict[str, list[bool]] = defaultdict(list)
+        for r in sorted(mine, key=lambda r: (r.task, r.mode, r.epoch)):
+            attempts[f"{r.task}:{r.mode}"].append(bool(r.verdict.joint_success))
+        epochs = suite_metrics(attempts) if attempts and min(len(v) for v in attempts.values()) > 1 else {}
+        low, high = bootstrap_ci({t: [float(x) for x in v] for t, v in attempts.items()}) if attempts else (0.0, 0.0)
+        report["models"][model] = {
+            "rows": rows, "overall": _row(overall) if overall else {},
+            "joint_ci95": [round(low, 4), round(high, 4)],
+            "error_categories": overall.get("error_category_counts", {}) if overall else {},
+            "efficiency": _efficiency(mine), "infra_errors": infra.get(model, 0),
+            "epochs": {name: {str(k): round(v, 4) for k, v in values.items()} for name, values in epochs.items()},
+        }
+    return report
+
+
+def _row(summary: dict) -> dict:
+    return {"tasks": summary.get("tasks", 0), **{name: round(100 * summary.get(key, 0.0), 2) for name, key in METRICS},
+            "joint_success": summary.get("joint_success", 0)}
+
+
+def render(report: dict, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    table = [(model, row) for model, m in report["models"].items()
+             for row in m["rows"] + ([{"suite": "all", "scenario": "all", "mode": "all", **m["overall"]}]
+                                     if m["overall"] else [])]
+    head = ["model", "suite", "scenario", "mode", "tasks", *[n for n, _ in METRICS]]
+    cells = [[model, r["suite"], r["scenario"], r["mode"], str(r["tasks"]), *[f"{r[n]:.2f}" for n, _ in METRICS]]
+             for model, r in table]
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(head)
+        writer.writerows(cells)
+        return out.getvalue()
+    if fmt == "latex":
+        lines = [r"\begin{tabular}{llll" + "r" * (len(head) - 4) + "}", r"\toprule",
+                 " & ".join(head) + r" \\", r"\midrule"]
+        lines += [" & ".join(c.replace("_", r"\_").replace("&", r"\&") for c in row) + r" \\" for row in cells]
+        return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"]) + "\n"
+    lines = [f"Profile: {report['profile']}", "", "| " + " | ".join(head) + " |",
+             "|" + "|".join("---" if i < 4 else "---:" for i in range(len(head))) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in cells]
+    for model, m in report["models"].items():
+        eff = m["efficiency"]
+        lines += ["", f"**{model}**: joint 95% CI {100 * m['joint_ci95'][0]:.1f}–{100 * m['joint_ci95'][1]:.1f} %; "
+                  f"{eff['input_tokens']:.0f} input / {eff['output_tokens']:.0f} output tokens, {eff['turns']:.2f} turns, "
+                  f"{eff['tool_calls']:.2f} tool calls per episode; infrastructure errors: {m['infra_errors']}"]
+        if m["error_categories"]:
+            lines.append("error categories: " + ", ".join(f"{k} {v}" for k, v in m["error_categories"].items()))
+        if m["epochs"]:
+            for name, values in m["epochs"].items():
+                lines.append(f"{name}: " + ", ".join(f"k={k} {100 * v:.1f}%" for k, v in values.items()))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,63 @@
+"""egoeval report: the same numbers as egoeval score, per model x scenario x mode, epochs,
+formats, byte-for-byte determinism."""
+
+import asyncio
+import csv
+import io
+import json
+
+from egoeval.agents import NullAgent, OracleAgent
+from egoeval.cli import main
+from egoeval.observation import ObservationConfig
+from egoeval.report import build, render
+from egoeval.runner import RunConfig, Runner
+from egoeval.scoring import score_paths
+from egoeval.suites import load_tasks
+from egoeval.users import ScriptedUser
+from egoeval.verifiers.profiles import get_profile
+
+EGOBENCH = get_profile("egobench")
+
+
+def test_report_reproduces_egoeval_score_on_the_recorded_trajectories(shared):
+    folder = str(shared / "trajectories")
+    report = build([folder], EGOBENCH)
+    scored = score_paths([folder], EGOBENCH).overall
+    [model] = report["models"].values()
+    overall = model["overall"]
+    assert overall["tasks"] == scored["tasks"] == 309 and overall["joint_success"] == scored["joint_success"]
+    for name, key in (("Micro", "micro_acc"), ("Tool", "tool_success_rate"), ("Result", "result_success_rate"),
+                      ("Joint", "joint_success_rate")):
+        assert overall[name] == round(100 * scored[key], 2)
+    totals = json.loads((shared / "trajectories" / "verdicts.json").read_text())["totals"]  # the official run
+    assert overall["joint_success"] == totals["joint_success"] == 259
+    assert overall["Tool"] == round(100 * totals["tool_success_rate"], 2)
+    assert overall["Micro"] == round(100 * totals["micro_acc_task_weighted_mean_of_files"], 2)
+    assert sum(r["tasks"] for r in model["rows"]) == 309
+    assert {r["scenario"] for r in model["rows"]} == {"retail", "kitchen", "restaurant", "order"}
+    assert model["error_categories"]["correct"] == overall["joint_success"]
+
+
+def run(tmp_path, agent, epochs=1):
+    runner = Runner(RunConfig(observation=ObservationConfig(no_video=True), epochs=epochs, agent=agent.name),
+                    load_tasks("demo"), agent, lambda: ScriptedUser("easy"), tmp_path)
+    asyncio.run(runner.run())
+    return runner.log_path
+
+
+def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
+    oracle = run(tmp_path / "oracle", OracleAgent, epochs=2)
+    null = run(tmp_path / "null", NullAgent)
+    report = build([str(oracle), str(null)], EGOBENCH)
+    assert report["models"]["oracle"]["overall"]["Joint"] == 100.0
+    assert report["models"]["null"]["overall"]["Joint"] == 0.0
+    assert report["models"]["oracle"]["epochs"]["pass^k"] == {"1": 1.0, "2": 1.0}
+    assert report["models"]["null"]["epochs"] == {}
+    for fmt in ("md", "json", "csv", "latex"):
+        assert render(report, fmt) == render(build([str(oracle), str(null)], EGOBENCH), fmt)  # same bytes
+    rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
+    assert {r["model"] for r in rows} == {"oracle", "null"} and rows[0]["Joint"] in ("100.00", "0.00")
+    assert render(report, "latex").startswith(r"\begin{tabular}")
+    out = tmp_path / "report.md"
+    assert main(["report", str(tmp_path / "oracle"), str(tmp_path / "null"), "--out", str(out)]) == 0
+    assert "| oracle | all | all | all | 24 | 100.00 | 100.00 | 100.00 | 100.00 |" in out.read_text()
