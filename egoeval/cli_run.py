@@ -122,7 +122,7 @@ def add_run_parsers(sub, parser_class) -> None:
 
     rp = sub.add_parser("report", help="tables over runs and results: model x suite x scenario x mode, epochs, efficiency")
     rp.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files or folders")
-    rp.add_argument("--format", choices=("md", "json", "csv", "latex"), default="md")
+    rp.add_argument("--format", choices=("md", "json", "csv", "latex", "html"), default="md")
     rp.add_argument("--profile", default="egobench")
     rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
     rp.set_defaults(func=cmd_report)

@@ -22,7 +22,7 @@ from typing import Any
 
 from egoeval.metrics import file_summary, overall_summary
 
-FORMATS = ("md", "json", "csv", "latex")
+FORMATS = ("md", "json", "csv", "latex", "html")
 METRICS = (("Micro", "micro_acc"), ("Tool", "tool_success_rate"), ("Result", "result_success_rate"),
            ("Joint", "joint_success_rate"))
 
@@ -147,6 +147,8 @@ def _row(summary: dict) -> dict:
 
 
 def render(report: dict, fmt: str) -> str:
+    if fmt == "html":
+        return _html(report)
     if fmt == "json":
         return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     table = [(model, row) for model, m in report["models"].items()
@@ -180,3 +182,27 @@ def render(report: dict, fmt: str) -> str:
             for name, values in m["epochs"].items():
                 lines.append(f"{name}: " + ", ".join(f"k={k} {100 * v:.1f}%" for k, v in values.items()))
     return "\n".join(lines) + "\n"
+
+
+def _html(report: dict) -> str:
+    """One self-contained page: the tables and the figures (embedded PNGs)."""
+    import base64
+    import html
+
+    from egoeval.plots import all_figures
+
+    rows = render(report, "csv").strip().split("\n")
+    head, body = rows[0].split(","), [r.split(",") for r in rows[1:]]
+    table = "<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>" + "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in body) + "</table>"
+    notes = "".join(f"<p>{html.escape(line)}</p>" for line in render(report, "md").split("\n\n", 1)[1:][0]
+                    .split("\n") if line and not line.startswith("|")) if len(report["models"]) else ""
+    figures = "".join(f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,"
+                      f"{base64.b64encode(png).decode()}'><figcaption>{html.escape(t)}</figcaption></figure>"
+                      for t, png in all_figures(report)) if report["models"] else ""
+    style = ("body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:nth-child(-n+4),th:nth-child(-n+4)"
+             "{text-align:left}figure{display:inline-block;margin:1em}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>egoeval report</title><style>{style}</style>"
+            f"</head><body><h1>egoeval report</h1><p>Profile: {html.escape(report['profile'])}</p>{table}{notes}"
+            f"{figures}</body></html>\n")

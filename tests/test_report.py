@@ -53,7 +53,9 @@ def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
     assert report["models"]["null"]["overall"]["Joint"] == 0.0
     assert report["models"]["oracle"]["epochs"]["pass^k"] == {"1": 1.0, "2": 1.0}
     assert report["models"]["null"]["epochs"] == {}
-    for fmt in ("md", "json", "csv", "latex"):
+    page = render(report, "html")
+    assert page.count("data:image/png;base64,") == 4 and "<table>" in page  # 3 figures + the pass curves
+    for fmt in ("md", "json", "csv", "latex", "html"):
         assert render(report, fmt) == render(build([str(oracle), str(null)], EGOBENCH), fmt)  # same bytes
     rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
     assert {r["model"] for r in rows} == {"oracle", "null"} and rows[0]["Joint"] in ("100.00", "0.00")
