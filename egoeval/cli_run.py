@@ -127,6 +127,13 @@ def add_run_parsers(sub, parser_class) -> None:
     rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
     rp.set_defaults(func=cmd_report)
 
+    vw = sub.add_parser("view", help="a static HTML viewer of runs: episode list with filters, episode pages")
+    vw.add_argument("logs", nargs="+", metavar="LOG_DIR")
+    vw.add_argument("--out", metavar="DIR", help="where to write it (default: LOG_DIR/view)")
+    vw.add_argument("--serve", action="store_true", help="serve it on 127.0.0.1")
+    vw.add_argument("--port", type=int, default=8000)
+    vw.set_defaults(func=cmd_view)
+
     c = sub.add_parser("check", help="check a file against a task's criteria (exit 1 when one fails)")
     c.add_argument("file", help="the file, or the folder (workspace) holding the file the criteria name")
     c.add_argument("--criteria", required=True, metavar="FILE", help="criteria as JSON or YAML")
@@ -454,6 +461,22 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"report: {args.out}")
     else:
         print(text, end="")
+    return EXIT_OK
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
+    from egoeval.trajectory import BadInput
+    from egoeval.viewer import build_viewer, serve
+
+    out = Path(args.out) if args.out else Path(args.logs[0]) / "view"
+    try:
+        index = build_viewer(args.logs, out)
+    except BadInput as exc:
+        raise CliError(str(exc)) from None
+    print(f"viewer: {index}")
+    if args.serve:
+        serve(out, args.port)
     return EXIT_OK
 
 
