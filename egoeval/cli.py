@@ -110,6 +110,25 @@ def _pct(x: float) -> str:
     return f"{100 * x:6.2f}"
 
 
+def _rich_table(report: Any) -> bool:
+    """On a terminal, the per-file table as a compact rich table (plain text otherwise)."""
+    if not sys.stdout.isatty():
+        return False
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"profile {report.profile}", show_edge=False, pad_edge=False)
+    for name in ("file", "tasks", "Tool", "Result", "Joint", "Micro", "matched"):
+        table.add_column(name, justify="left" if name == "file" else "right")
+    rows = [(label, s) for label, s in report.files.items()] + [("overall", report.overall)]
+    for label, s in rows:
+        table.add_row(label, str(s["tasks"]), _pct(s["tool_success_rate"]), _pct(s["result_success_rate"]),
+                      _pct(s["joint_success_rate"]), _pct(s["micro_acc"]), f"{s['matched_calls']}/{s['gt_calls']}",
+                      style="bold" if label == "overall" else None, end_section=label == rows[-2][0] if len(rows) > 1 else False)
+    Console().print(table)
+    return True
+
+
 def print_score_table(report: Any) -> None:
     if report.artifacts:
         _print_artifacts(report.artifacts)
@@ -117,16 +136,17 @@ def print_score_table(report: Any) -> None:
             for s in report.skipped:
                 print(f"skipped: {s}", file=sys.stderr)
             return
-    rows = [(label, s) for label, s in report.files.items()] + [("overall", report.overall)]
-    width = max(len(r[0]) for r in rows)
-    print(f"profile: {report.profile}")
-    print(f"{'file':<{width}} {'tasks':>5} {'Tool':>7} {'Result':>7} {'Joint':>7} {'Micro':>7} {'matched':>13}")
-    for label, s in rows:
-        if label == "overall":
-            print("-" * (width + 52))
-        print(f"{label:<{width}} {s['tasks']:>5} {_pct(s['tool_success_rate']):>7} {_pct(s['result_success_rate']):>7} "
-              f"{_pct(s['joint_success_rate']):>7} {_pct(s['micro_acc']):>7} "
-              f"{s['matched_calls']:>6}/{s['gt_calls']:<6}")
+    if not _rich_table(report):
+        rows = [(label, s) for label, s in report.files.items()] + [("overall", report.overall)]
+        width = max(len(r[0]) for r in rows)
+        print(f"profile: {report.profile}")
+        print(f"{'file':<{width}} {'tasks':>5} {'Tool':>7} {'Result':>7} {'Joint':>7} {'Micro':>7} {'matched':>13}")
+        for label, s in rows:
+            if label == "overall":
+                print("-" * (width + 52))
+            print(f"{label:<{width}} {s['tasks']:>5} {_pct(s['tool_success_rate']):>7} "
+                  f"{_pct(s['result_success_rate']):>7} {_pct(s['joint_success_rate']):>7} {_pct(s['micro_acc']):>7} "
+                  f"{s['matched_calls']:>6}/{s['gt_calls']:<6}")
     o = report.overall
     print(f"success counts: tool {o['tool_success']}, result {o['result_success']}, joint {o['joint_success']}; "
           f"pooled Micro {_pct(o['pooled_micro_acc']).strip()}%")

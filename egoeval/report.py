@@ -48,8 +48,9 @@ def _model_of(header: dict, path: Path) -> str:
     return agent or path.parent.name or path.stem
 
 
-def collect(paths: list[str], profile: Any) -> tuple[list[Record], dict[str, int]]:
-    """Scored episodes of every input, and infrastructure errors per model."""
+def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None) -> tuple[list[Record], dict[str, int]]:
+    """Scored episodes of every input, and infrastructure errors per model. Artifact-suite
+    episodes are judged on their kept files and appended to ``artifacts`` (with their model)."""
     from egoeval.scoring import expand_inputs, score_episode, unscorable
     from egoeval.tasks import egobench
     from egoeval.trajectory import read_log, read_results_file, results_file_stem
@@ -64,16 +65,25 @@ def collect(paths: list[str], profile: Any) -> tuple[list[Record], dict[str, int
             for ep in episodes:
                 if ep.finished and ep.end_reason == "infra_error":
                     infra[model] += 1
-                if unscorable(ep) or ep.task.startswith("artifacts/"):
+                if unscorable(ep):
+                    continue
+                if ep.task.startswith("artifacts/"):
+                    if artifacts is not None:
+                        from egoeval.scoring import _artifact_verdict
+
+                        artifacts.append({"model": model, "mode": ep.mode, **_artifact_verdict(ep, path.parent)})
                     continue
                 try:
                     scored = score_episode(ep.task, ep.as_trajectory(), profile)
                 except KeyError:
                     continue
                 suite, group = ep.task.split("/")[:2]
+                counters = dict(ep.counters)
+                if isinstance(ep.corrected_scores, dict):
+                    counters["user_scores"] = {k: v for k, v in ep.corrected_scores.items() if isinstance(v, (int, float))}
                 for v in scored.verdicts:
                     scenario = egobench.split_file(v.scenario)[0]
-                    records.append(Record(model, suite, scenario, group, ep.mode, ep.task, ep.epoch, v, ep.counters))
+                    records.append(Record(model, suite, scenario, group, ep.mode, ep.task, ep.epoch, v, counters))
         else:
             named = results_file_stem(path)
             if named is None:
@@ -87,6 +97,9 @@ def collect(paths: list[str], profile: Any) -> tuple[list[Record], dict[str, int
                 traj = by_id.get(str(v.task_id), {})
                 counters = {k: traj[k] for k in ("input_tokens", "output_tokens", "rounds_count", "tool_calls_count")
                             if isinstance(traj.get(k), (int, float))}
+                if isinstance(traj.get("corrected_scores"), dict):
+                    counters["user_scores"] = {k: v for k, v in traj["corrected_scores"].items()
+                                               if isinstance(v, (int, float))}
                 records.append(Record(model, "egobench", egobench.split_file(stem)[0], stem, mode,
                                       f"egobench/{stem}/{v.task_id}", 1, v, counters))
     return records, dict(infra)
@@ -111,12 +124,37 @@ def _efficiency(records: list[Record]) -> dict:
             "latency_s": mean("wall_s")}
 
 
+def _fidelity(records: list[Record]) -> dict:
+    """The simulated user's mean self-scores over the episodes that have them."""
+    scored = [r.counters["user_scores"] for r in records if r.counters.get("user_scores")]
+    keys = sorted({k for s in scored for k in s})
+    return {k: round(sum(s.get(k, 0) for s in scored) / len(scored), 4) for k in keys} if scored else {}
+
+
+def _examples(records: list[Record], per_category: int = 3) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for r in sorted(records, key=lambda r: (r.task, r.mode, r.epoch)):
+        cat = r.verdict.error_category
+        if cat and cat != "correct" and not r.verdict.excluded and len(out[cat]) < per_category:
+            out[cat].append(f"{r.task} ({r.mode}, epoch {r.epoch})")
+    return dict(sorted(out.items()))
+
+
+def _artifact_summary(verdicts: list[dict]) -> dict:
+    passed = sum(bool(v.get("joint_success")) for v in verdicts)
+    return {"tasks": len(verdicts), "passed": passed, "pass_rate": round(100 * passed / len(verdicts), 2),
+            "self_verification": dict(sorted(Counter(v.get("self_verification") for v in verdicts).items())),
+            "failure_categories": dict(sorted(Counter(v.get("error_category") for v in verdicts
+                                                      if not v.get("joint_success")).items()))}
+
+
 def build(paths: list[str], profile: Any) -> dict:
     """The report as plain data (what every format prints)."""
     from egoeval.epochs import bootstrap_ci, suite_metrics
 
-    records, infra = collect(paths, profile)
-    models = sorted({r.model for r in records} | set(infra))
+    artifacts: list[dict] = []
+    records, infra = collect(paths, profile, artifacts)
+    models = sorted({r.model for r in records} | set(infra) | {a["model"] for a in artifacts})
     report: dict[str, Any] = {"profile": profile.name, "models": {}}
     for model in models:
         mine = [r for r in records if r.model == model]
@@ -135,6 +173,11 @@ def build(paths: list[str], profile: Any) -> dict:
             "rows": rows, "overall": _row(overall) if overall else {},
             "joint_ci95": [round(low, 4), round(high, 4)],
             "error_categories": overall.get("error_category_counts", {}) if overall else {},
+            "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
+                            for k, v in overall.get("error_rates", {}).items()} if overall else {},
+            "error_examples": _examples(mine), "user_fidelity": _fidelity(mine),
+            "artifacts": _artifact_summary([a for a in artifacts if a["model"] == model])
+            if any(a["model"] == model for a in artifacts) else {},
             "efficiency": _efficiency(mine), "infra_errors": infra.get(model, 0),
             "epochs": {name: {str(k): round(v, 4) for k, v in values.items()} for name, values in epochs.items()},
         }
@@ -173,11 +216,32 @@ def render(report: dict, fmt: str) -> str:
     lines += ["| " + " | ".join(row) + " |" for row in cells]
     for model, m in report["models"].items():
         eff = m["efficiency"]
-        lines += ["", f"**{model}**: joint 95% CI {100 * m['joint_ci95'][0]:.1f}–{100 * m['joint_ci95'][1]:.1f} %; "
+        if not m["rows"]:
+            lines += ["", f"**{model}**: infrastructure errors: {m['infra_errors']}"]
+        else:
+            lines += ["", f"**{model}**: joint 95% CI {100 * m['joint_ci95'][0]:.1f}–{100 * m['joint_ci95'][1]:.1f} %; "
                   f"{eff['input_tokens']:.0f} input / {eff['output_tokens']:.0f} output tokens, {eff['turns']:.2f} turns, "
-                  f"{eff['tool_calls']:.2f} tool calls per episode; infrastructure errors: {m['infra_errors']}"]
+                      f"{eff['tool_calls']:.2f} tool calls per episode; infrastructure errors: {m['infra_errors']}"]
         if m["error_categories"]:
             lines.append("error categories: " + ", ".join(f"{k} {v}" for k, v in m["error_categories"].items()))
+        rates = m.get("error_rates") or {}
+        if rates:
+            d = rates.get("denominators", {})
+            lines.append(f"error cascade: syntax {100 * rates['syntax_error_rate']:.1f}% of {d.get('total')}, "
+                         f"multimodal {100 * rates['multimodal_error_rate']:.1f}% of {d.get('syntax_correct')}, "
+                         f"logic {100 * rates['logic_reasoning_error_rate']:.1f}% of {d.get('no_hallucination')}, "
+                         f"memory {100 * rates['memory_common_sense_error_rate']:.1f}% of {d.get('no_logic_error')}, "
+                         f"over-operation {100 * rates['over_operation_error_rate']:.1f}% of {d.get('tool_correct')}")
+        for cat, examples in (m.get("error_examples") or {}).items():
+            lines.append(f"e.g. {cat}: " + "; ".join(examples))
+        if m.get("user_fidelity"):
+            lines.append("simulated-user fidelity: " + ", ".join(f"{k} {v:.2f}" for k, v in m["user_fidelity"].items()))
+        if m.get("artifacts"):
+            a = m["artifacts"]
+            lines.append(f"artifact tasks: {a['passed']}/{a['tasks']} passed; self-verification "
+                         + ", ".join(f"{k} {v}" for k, v in a["self_verification"].items())
+                         + ("; failures " + ", ".join(f"{k} {v}" for k, v in a["failure_categories"].items())
+                            if a["failure_categories"] else ""))
         if m["epochs"]:
             for name, values in m["epochs"].items():
                 lines.append(f"{name}: " + ", ".join(f"k={k} {100 * v:.1f}%" for k, v in values.items()))

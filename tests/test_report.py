@@ -63,3 +63,28 @@ def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
     out = tmp_path / "report.md"
     assert main(["report", str(tmp_path / "oracle"), str(tmp_path / "null"), "--out", str(out)]) == 0
     assert "| oracle | all | all | all | 24 | 100.00 | 100.00 | 100.00 | 100.00 |" in out.read_text()
+
+
+def test_taxonomy_cascade_examples_and_user_fidelity(shared):
+    [model] = build([str(shared / "trajectories")], EGOBENCH)["models"].values()
+    rates = model["error_rates"]
+    assert rates["denominators"]["total"] == 309
+    assert rates["multimodal_error_rate"] == round(6 / rates["denominators"]["syntax_correct"], 4)
+    assert set(model["error_examples"]) == {c for c in model["error_categories"] if c != "correct"}
+    assert all(1 <= len(v) <= 3 for v in model["error_examples"].values())
+    assert 0.9 <= model["user_fidelity"]["role_consistency"] <= 1.0
+
+
+def test_artifact_episodes_in_the_report(tmp_path):
+    import shutil
+
+    import pytest
+
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice is not installed")
+    runner = Runner(RunConfig(suite="artifacts", observation=ObservationConfig(frames=2)),
+                    load_tasks("artifacts", pattern="artifacts/retail/1"), OracleAgent,
+                    lambda: ScriptedUser("easy"), tmp_path)
+    asyncio.run(runner.run())
+    art = build([str(runner.log_path)], EGOBENCH)["models"]["oracle"]["artifacts"]
+    assert art["passed"] == art["tasks"] == 1 and art["self_verification"] == {"verified": 1}
