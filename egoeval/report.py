@@ -176,6 +176,10 @@ def build(paths: list[str], profile: Any) -> dict:
             "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
                             for k, v in overall.get("error_rates", {}).items()} if overall else {},
             "error_examples": _examples(mine), "user_fidelity": _fidelity(mine),
+            "error_categories_by_scenario": {
+                sc: dict(sorted(Counter(r.verdict.error_category for r in mine if r.scenario == sc
+                                        and r.verdict.error_category and not r.verdict.excluded).items()))
+                for sc in sorted({r.scenario for r in mine})},
             "artifacts": _artifact_summary([a for a in artifacts if a["model"] == model])
             if any(a["model"] == model for a in artifacts) else {},
             "efficiency": _efficiency(mine), "infra_errors": infra.get(model, 0),
@@ -232,6 +236,10 @@ def render(report: dict, fmt: str) -> str:
                          f"logic {100 * rates['logic_reasoning_error_rate']:.1f}% of {d.get('no_hallucination')}, "
                          f"memory {100 * rates['memory_common_sense_error_rate']:.1f}% of {d.get('no_logic_error')}, "
                          f"over-operation {100 * rates['over_operation_error_rate']:.1f}% of {d.get('tool_correct')}")
+        for scenario, counts in (m.get("error_categories_by_scenario") or {}).items():
+            failed = {k: v for k, v in counts.items() if k != "correct"}
+            if failed:
+                lines.append(f"{scenario}: " + ", ".join(f"{k} {v}" for k, v in failed.items()))
         for cat, examples in (m.get("error_examples") or {}).items():
             lines.append(f"e.g. {cat}: " + "; ".join(examples))
         if m.get("user_fidelity"):

@@ -146,7 +146,32 @@ def _gt_html(task_id: str, verdict: dict | None) -> str:
     return f"<h2>Ground truth</h2><table class='gt'>{rows}</table>"
 
 
-def _episode_page(ep: dict, folder: Path, name: str) -> str:
+def _artifact_html(ep: dict, verdict: dict, workspace: Path, folder: Path, name: str) -> str:
+    """The criteria with their evidence, and the rendered pages of the file the agent made."""
+    import shutil
+
+    rows = "".join(f"<tr class='{'matched' if c['passed'] else 'missing'}'><td>{_e(c['id'])}</td><td>"
+                   f"{'pass' if c['passed'] else 'FAIL'}</td><td>{_e(c['evidence'])}</td></tr>"
+                   for c in verdict.get("criteria", []))
+    parts = [f"<h2>The file: {_e(verdict.get('file'))}</h2><p>self-verification: "
+             f"{_e(verdict.get('self_verification'))}</p><table class='criteria'>{rows}</table>"]
+    target = workspace / str(verdict.get("file", ""))
+    if target.is_file():
+        try:
+            from egoeval.renderers.render import render
+
+            for n, page in enumerate(render(target, dpi=48).pages, 1):
+                image = f"{name}-page{n}.png"
+                shutil.copyfile(page, folder / image)
+                parts.append(f"<img class='artifact' alt='page {n}' src='{image}'>")
+        except Exception as exc:  # noqa: BLE001 - a file that cannot be rendered is shown as such
+            parts.append(f"<p>could not render the file: {_e(str(exc))}</p>")
+    else:
+        parts.append("<p>(the file is not in the run's workspace)</p>")
+    return "".join(parts)
+
+
+def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = None) -> str:
     start, end, verdict = ep["start"], ep["end"], ep["verdict"] or {}
     task = start["task"]
     obs = next((e for e in ep["events"] if e.get("event") == "observation"), None)
@@ -164,6 +189,8 @@ def _episode_page(ep: dict, folder: Path, name: str) -> str:
             for call, result in zip(ev.get("calls") or [], ev.get("results") or [{}] * len(ev.get("calls") or [])):
                 content = result.get("content") if isinstance(result, dict) else result
                 parts.append(f"<div class='call'><pre>{_e(call)}</pre><pre>&rarr; {_e(content)}</pre></div>")
+    if task.startswith("artifacts/") and workspace is not None:
+        parts.append(_artifact_html(ep, verdict, workspace, folder, name))
     parts.append(_gt_html(task, verdict))
     diff = verdict.get("diff") or []
     parts.append("<h2>Final state against the ground truth</h2>" + (
@@ -186,7 +213,9 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")
-            (out / "episodes" / f"{name}.html").write_text(_episode_page(ep, out / "episodes", name), encoding="utf-8")
+            workspace = log.parent / "workspaces" / _safe(start["episode"])
+            (out / "episodes" / f"{name}.html").write_text(_episode_page(ep, out / "episodes", name, workspace),
+                                                           encoding="utf-8")
             text = " ".join(str(e.get("content", "")) for e in ep["events"] if e.get("event") == "message").lower()
             task = start["task"]
             index.append({"model": model, "task": task, "scenario": task.split("/")[1] if "/" in task else "",

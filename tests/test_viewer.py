@@ -71,3 +71,16 @@ def test_viewer_in_headless_chromium(tmp_path):
         assert errors == []
     finally:
         driver.quit()
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_artifact_episodes_show_criteria_and_rendered_pages(tmp_path):
+    runner = Runner(RunConfig(suite="artifacts", observation=ObservationConfig(frames=2)),
+                    load_tasks("artifacts", pattern="artifacts/kitchen/4"), OracleAgent,
+                    lambda: ScriptedUser("easy"), tmp_path / "run")
+    asyncio.run(runner.run())
+    build_viewer([runner.log_dir], tmp_path / "view")
+    [page] = (tmp_path / "view" / "episodes").glob("*.html")
+    text = page.read_text()
+    assert "class='criteria'" in text and "title-32pt" in text and "self-verification: verified" in text
+    assert (tmp_path / "view" / "episodes" / f"{page.stem}-page1.png").stat().st_size > 1000
