@@ -143,7 +143,12 @@ def _gt_html(task_id: str, verdict: dict | None) -> str:
     rows = "".join(f"<tr class='{'missing' if i in missing else 'matched'}'><td>{i + 1}</td><td>"
                    f"{'missing' if i in missing else 'matched'}</td><td><pre>{_e(c)}</pre></td></tr>"
                    for i, c in enumerate(gt))
-    return f"<h2>Ground truth</h2><table class='gt'>{rows}</table>"
+    v = verdict or {}
+    extra = max(0, (v.get("agent_calls") or 0) - (v.get("matched_calls") or 0))
+    counts = (f"<p class='counts'>agent calls {v.get('agent_calls', 0)}, matched {v.get('matched_calls', 0)} of "
+              f"{v.get('gt_calls', len(gt))} ground-truth calls, <span class='{'fail' if extra else 'ok'}'>extra "
+              f"{extra}</span></p>") if verdict else ""
+    return f"<h2>Ground truth</h2>{counts}<table class='gt'>{rows}</table>"
 
 
 def _artifact_html(ep: dict, verdict: dict, workspace: Path, folder: Path, name: str) -> str:

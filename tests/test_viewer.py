@@ -29,6 +29,7 @@ def test_viewer_files(tmp_path):
     assert len(pages) == 24 and "application/json" in index.read_text()
     page = next(p for p in pages if p.name.startswith("null-demo_retail_1")).read_text()
     assert "class='missing'" in page and "missing" in page and "frames.jpg" in page
+    assert "agent calls 0, matched 0 of 1 ground-truth calls" in page
 
 
 @pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="needs Debian's chromium and chromium-driver")
