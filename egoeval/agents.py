@@ -160,7 +160,15 @@ class OracleAgent:
             return AgentTurn(tool_calls=[ToolCall(c.get("tool_name") or c.get("name", ""),
                                                   c.get("parameters", c.get("arguments", {})))
                                          for c in batch])
-        return AgentTurn(message=f"Done: {self.sent} of {len(self.calls)} steps completed.")
+        # report what the tools answered since the oracle last spoke (the values a user asked for)
+        results = []
+        for m in reversed(messages):
+            if m.get("role") == "assistant" and not m.get("tool_calls"):
+                break
+            if m.get("role") == "tool":
+                results.insert(0, str(m.get("content")))
+        told = f" Results: {'; '.join(results)}" if results else ""
+        return AgentTurn(message=f"Done: {self.sent} of {len(self.calls)} steps completed.{told}")
 
 
 class ReplayAgent:

@@ -90,6 +90,14 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
         print(f"\nVisual key: {task.key} = {', '.join(map(str, task.value))}")
     if task.analysis:
         print(f"\nAnalysis:\n  {' '.join(str(task.analysis).split())}")
+    from egoeval.verifiers.answers import expected_facts
+
+    facts = expected_facts(task) if task.suite in ("egobench", "demo") else []
+    if facts:
+        print("\nThe agent must tell the user:")
+        for f in facts:
+            tol = f" (within {100 * f.tolerance:g} %)" if f.relative else f" (within {f.tolerance:g})" if f.tolerance else ""
+            print(f"  {f.value}{tol}: {f.label}")
     print(f"\nGround truth ({len(task.ground_truth)} calls):")
     for n, call in enumerate(task.ground_truth, 1):
         params = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in (call.get("parameters") or {}).items())

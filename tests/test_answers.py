@@ -1,0 +1,57 @@
+"""Communicated answers: facts derived from the ground truth, checked in the agent's words."""
+
+import asyncio
+
+import pytest
+
+from egoeval.agents import NullAgent, OracleAgent
+from egoeval.observation import ObservationConfig
+from egoeval.runner import RunConfig, Runner
+from egoeval.suites import get_task, load_tasks
+from egoeval.users import ScriptedUser
+from egoeval.verifiers.answers import Fact, check_answers, expected_facts, numbers_in
+
+
+@pytest.mark.parametrize("task_id,expected", [
+    # hand-checked against the seed data: retail1/1 asks for the cart's total calories
+    ("egobench/retail1/1", [(766, "calories_kcal (compute_total_nutrition)")]),
+    # kitchen1/1 asks for the total dietary fiber (its sugar condition is not a request)
+    ("egobench/kitchen1/1", [(47.08, "fiber_g (compute_total_nutritions)")]),
+    # restaurant1/1: the amount payable after discounts and the total tax
+    ("egobench/restaurant1/1", [(394.33, "total (compute_total_payment)"), (41.52, "total_tax (compute_total_tax)")]),
+    # order1/1: the total tax of the order
+    ("egobench/order1/1", [(15.75, "total_tax (compute_total_tax)")]),
+])
+def test_expected_facts_per_scenario(task_id, expected):
+    assert [(f.value, f.label) for f in expected_facts(get_task(task_id))] == expected
+
+
+def test_every_task_that_asks_for_a_total_gets_a_fact():
+    for task in load_tasks("egobench"):
+        asks = any(c["tool_name"].startswith("compute_total") for c in task.ground_truth)
+        if asks:
+            assert expected_facts(task), task.id
+
+
+def test_numbers_in_any_format_and_tolerances():
+    assert numbers_in("Total: $1,348.70 (tax 91.98), 3 items") == [1348.70, 91.98, 3.0]
+    money = Fact("number", 394.33, "total", 0.01)
+    assert check_answers([money], ["You pay $394.33 in total."])["passed"]
+    assert not check_answers([money], ["You pay about $394."])["passed"]
+    calories = Fact("number", 2693.9, "calories", 0.01, relative=True)
+    assert check_answers([calories], ["Roughly 2,700 kcal."])["passed"]
+    assert not check_answers([calories], ["Roughly 2,500 kcal."])["passed"]
+    taste = Fact("name", "high_calcium", "nutritional_characteristics")
+    result = check_answers([taste, money], ["These recipes are High Calcium."])
+    assert result["stated"] == 1 and result["missing"][0]["value"] == 394.33
+
+
+def test_answers_in_run_verdicts_are_apart_from_joint_success(tmp_path):
+    task = [t for t in load_tasks("demo") if expected_facts(t)][:1]
+    assert task, "a demo task asks for a value"
+    for agent, ok in ((OracleAgent, True), (NullAgent, False)):
+        runner = Runner(RunConfig(observation=ObservationConfig(no_video=True)), task, agent,
+                        lambda: ScriptedUser("easy"), tmp_path / agent.name)
+        [outcome] = asyncio.run(runner.run())
+        assert outcome.verdict["answers"]["passed"] is ok
+        assert outcome.verdict["joint_success"] is ok

@@ -1,0 +1,131 @@
+"""Communicated answers: did the agent *tell* the user what the task asked it to report?
+
+State hashes miss values that leave no trace in the database ("calculate the total tax",
+"confirm the price"). The facts an agent must communicate are derived from the ground
+truth: its report-type calls (totals, tax, payment, nutrition sums, prices, tallies of
+tastes and characteristics) are replayed on the task's seed and their results become
+expected facts. The agent's messages are then searched for each: numbers within a
+stated tolerance, whatever their formatting ("$1,348.70", "1348.7"), names
+case-insensitively. Nutrition facts are the nutrients the instruction names (calories
+when it names none).
+
+A per-suite override file (``answers_overrides.json`` beside the suite's tasks, task id
+-> list of facts, or ``null`` for none) corrects the derivation where it is wrong. This
+is its own verdict component (``answers``), never folded into EgoBench's joint success.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+NUTRIENTS = {"calori": "calories_kcal", "kcal": "calories_kcal", "energy": "calories_kcal", "protein": "protein_g",
+             "fat": "fat_g", "carb": "carbs_g", "sugar": "sugar_g", "sodium": "sodium_mg", "salt": "sodium_mg",
+             "fiber": "fiber_g", "fibre": "fiber_g"}
+MONEY_TOLERANCE = 0.01
+NUTRITION_TOLERANCE = 0.01  # relative
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # "number" or "name"
+    value: Any
+    label: str  # where it comes from, e.g. "total_tax (compute_total_tax)"
+    tolerance: float = 0.0  # absolute for money; relative (fraction) when ``relative``
+    relative: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _nutrients(instruction: str) -> list[str]:
+    """The nutrients the instruction asks to total (in its sentences that ask for a total or
+    a sum, not in its conditions: "if the sugar content is above 5 g" is not a request)."""
+    asks = [s.lower() for s in re.split(r"(?<=[.!?])\s+", instruction)
+            if re.search(r"\b(total|sum|calculate|compute|tally)\b", s, re.IGNORECASE)]
+    found = [field for sentence in asks for key, field in NUTRIENTS.items() if key in sentence]
+    return list(dict.fromkeys(found)) or ["calories_kcal"]
+
+
+def facts_from_call(name: str, result: Any, instruction: str) -> list[Fact]:
+    """The facts one report-type call's result gives (none for other calls)."""
+    if not isinstance(result, dict) or "error" in result:
+        return []
+    label = lambda key: f"{key} ({name})"  # noqa: E731
+    if name == "compute_total_payment":
+        key = "total" if "total" in result else "total_payment"
+        return [Fact("number", result[key], label(key), MONEY_TOLERANCE)] if isinstance(result.get(key), (int, float)) else []
+    if name == "compute_total_tax" and isinstance(result.get("total_tax"), (int, float)):
+        return [Fact("number", result["total_tax"], label("total_tax"), MONEY_TOLERANCE)]
+    if name in ("compute_total_nutrition", "compute_total_nutritions") and isinstance(result.get("total_nutrition"), dict):
+        totals = result["total_nutrition"]
+        return [Fact("number", totals[k], label(k), NUTRITION_TOLERANCE, relative=True)
+                for k in _nutrients(instruction) if isinstance(totals.get(k), (int, float))]
+    if name in ("get_price", "get_dish_price"):
+        items = result.get("products") or result.get("dishes") or []
+        prices = [i.get("price") for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+        if isinstance(result.get("price"), (int, float)):
+            prices.append(result["price"])
+        return [Fact("number", p, label("price"), MONEY_TOLERANCE) for p in prices if isinstance(p, (int, float))]
+    for key in ("tastes", "nutritional_characteristics"):
+        if name.startswith("tally_total") and isinstance(result.get(key), list):
+            return [Fact("name", str(v), label(key)) for v in result[key]]
+    return []
+
+
+def _overrides(suite: str) -> dict:
+    from egoeval import tasks
+
+    path = Path(tasks.__file__).parent / suite / "answers_overrides.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def expected_facts(task: Any) -> list[Fact]:
+    """The facts ``task`` asks the agent to report (see the module docstring)."""
+    overrides = _overrides(task.suite)
+    if task.id in overrides:
+        return [Fact(**f) for f in overrides[task.id] or []]
+    from egoeval.tasks import egobench
+    from egoeval.tools.registry import ToolRegistry
+
+    registry = ToolRegistry()
+    env = registry.new_env(task.scenario, egobench.seed(task.seed))
+    facts: list[Fact] = []
+    for call in task.ground_truth:
+        result = registry.execute(env, call)
+        try:
+            value = json.loads(result.content)
+        except ValueError:
+            continue
+        for fact in facts_from_call(str(call.get("tool_name")), value, task.instruction):
+            if fact not in facts:
+                facts.append(fact)
+    return facts
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number written in ``text`` ("1,348.70", "$391.5", "12") as a float."""
+    return [float(whole.replace(",", "") + (frac or "")) for whole, frac in _NUMBER.findall(text or "")]
+
+
+def said(fact: Fact, text: str, numbers: list[float]) -> bool:
+    if fact.kind == "number":
+        target = float(fact.value)
+        limit = abs(target) * fact.tolerance if fact.relative else fact.tolerance
+        return any(abs(n - target) <= limit + 1e-9 for n in numbers)
+    name = str(fact.value).lower()
+    lowered = text.lower()
+    return name in lowered or name.replace("_", " ") in lowered
+
+
+def check_answers(facts: list[Fact], agent_messages: list[str]) -> dict:
+    """Which expected facts the agent's messages state (the ``answers`` verdict component)."""
+    text = "\n".join(m for m in agent_messages if isinstance(m, str))
+    numbers = numbers_in(text)
+    missing = [f.to_dict() for f in facts if not said(f, text, numbers)]
+    return {"expected": len(facts), "stated": len(facts) - len(missing), "missing": missing,
+            "passed": not missing}
