@@ -69,9 +69,9 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                     continue
                 if ep.task.startswith("artifacts/"):
                     if artifacts is not None:
-                        from egoeval.scoring import _artifact_verdict
+                        from egoeval.scoring import artifact_verdict
 
-                        artifacts.append({"model": model, "mode": ep.mode, **_artifact_verdict(ep, path.parent)})
+                        artifacts.append({"model": model, "mode": ep.mode, **artifact_verdict(ep, path.parent)})
                     continue
                 try:
                     scored = score_episode(ep.task, ep.as_trajectory(), profile)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 import shutil
 import time
 from dataclasses import asdict, dataclass, field
@@ -28,7 +27,7 @@ from typing import Any, Callable, Iterator
 from egoeval.agents import Agent, AgentError, AgentTurn, EpisodeContext, InfraError, ToolCall, Usage
 from egoeval.observation import ObservationConfig, observe
 from egoeval.task import Task
-from egoeval.trajectory import Episode, LogWriter, read_log
+from egoeval.trajectory import Episode, LogWriter, episode_workspace, read_log
 from egoeval.users import User
 
 END_REASONS = ("user_stop", "turn_limit", "tool_cap", "token_budget", "timeout", "agent_error", "infra_error")
@@ -427,7 +426,7 @@ class Runner:
 
     def workspace_dir(self, eid: str) -> Path:
         """Where an episode's files live (``egoeval score`` finds them there again)."""
-        return self.log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
+        return episode_workspace(self.log_dir, eid)
 
     def _toolsets(self, task: Task, eid: str) -> list:
         """The episode's media and office tools, sharing one fresh workspace. Artifact

@@ -79,7 +79,7 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
                     report.skipped.append(f"{path}: episode {ep.episode}: {why}")
                     continue
                 if ep.task.startswith("artifacts/"):  # judged on the files the run kept in its workspaces
-                    report.artifacts.append(_artifact_verdict(ep, path.parent))
+                    report.artifacts.append(artifact_verdict(ep, path.parent))
                     continue
                 try:
                     one = score_episode(ep.task, ep.as_trajectory(), profile, ground_truth)
@@ -106,12 +106,12 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
     return report
 
 
-def _artifact_verdict(ep: Episode, log_dir: Path) -> dict:
-    import re
-
+def artifact_verdict(ep: Episode, log_dir: Path) -> dict:
+    """An artifact-suite episode judged on the file it left in ``log_dir/workspaces``."""
+    from egoeval.trajectory import episode_workspace
     from egoeval.verifiers.artifact import score_artifact_episode
 
-    workspace = log_dir / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", ep.episode)
+    workspace = episode_workspace(log_dir, ep.episode)
     try:
         return {"episode": ep.episode, **score_artifact_episode(ep, workspace)}
     except KeyError:

@@ -115,6 +115,11 @@ class Episode:
         return traj
 
 
+def episode_workspace(log_dir: str | os.PathLike, episode: str) -> Path:
+    """Where a run keeps an episode's files: ``<log dir>/workspaces/<episode id, made safe>``."""
+    return Path(log_dir) / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", episode)
+
+
 def iter_events(path: str | os.PathLike) -> Iterator[dict]:
     """The events of an egoeval JSONL log, header first, checked line by line.
 

@@ -208,6 +208,7 @@ def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = No
 def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     """Write the viewer for ``logs`` (files or log dirs) into ``out``; returns index.html."""
     from egoeval.players import log_file
+    from egoeval.trajectory import episode_workspace
 
     out = Path(out)
     (out / "episodes").mkdir(parents=True, exist_ok=True)
@@ -218,7 +219,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")
-            workspace = log.parent / "workspaces" / _safe(start["episode"])
+            workspace = episode_workspace(log.parent, start["episode"])
             (out / "episodes" / f"{name}.html").write_text(_episode_page(ep, out / "episodes", name, workspace),
                                                            encoding="utf-8")
             text = " ".join(str(e.get("content", "")) for e in ep["events"] if e.get("event") == "message").lower()

@@ -86,8 +86,7 @@ class Toolset:
         except Exception as exc:  # noqa: BLE001 - mapped below, or re-raised
             for kind, category in self.failures:
                 if isinstance(exc, kind):
-                    raise ToolError(self.hide_paths(str(exc) if category != "tool_error" or str(exc)
-                                                    else type(exc).__name__), category) from exc
+                    raise ToolError(self.hide_paths(str(exc) or type(exc).__name__), category) from exc
             if isinstance(exc, (OSError, ValueError, RuntimeError, KeyError, IndexError, TypeError)):
                 raise ToolError(self.hide_paths(f"{type(exc).__name__}: {exc}")) from exc
             raise
