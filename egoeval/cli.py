@@ -315,9 +315,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_validate)
 
     from egoeval.cli_media import add_media_parser
+    from egoeval.cli_docs import add_docs_parsers
+    from egoeval.cli_report import add_report_parsers
     from egoeval.cli_run import add_run_parsers
 
     add_run_parsers(sub, _Parser)
+    add_report_parsers(sub, _Parser)
+    add_docs_parsers(sub, _Parser)
     add_media_parser(sub, _Parser)
     return p
 

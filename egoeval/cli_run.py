@@ -1,5 +1,6 @@
 """``egoeval run`` (play episodes), ``egoeval export`` / ``egoeval import`` (EgoBench
-results format) and ``egoeval tasks check-videos``.
+results format) and ``egoeval tasks check-videos``. Documents are in :mod:`egoeval.cli_docs`,
+reports and the viewer in :mod:`egoeval.cli_report`.
 
 Every option of ``run`` can also come from an ``EGOEVAL_<OPTION>`` environment variable
 (``EGOEVAL_AGENT``, ``EGOEVAL_VIDEO_DIR``, ``EGOEVAL_MAX_CONCURRENCY`` ...) and from a
@@ -106,39 +107,6 @@ def add_run_parsers(sub, parser_class) -> None:
     e.add_argument("log", help="run.jsonl or its log dir")
     e.add_argument("--out", required=True, metavar="DIR")
     e.set_defaults(func=cmd_export)
-
-    d = sub.add_parser("render", help="render a document (pptx, docx, xlsx, odp/odt/ods, pdf) to PNG pages")
-    d.add_argument("file")
-    d.add_argument("--out", metavar="DIR", help="copy the PDF and pages here (default: print cache paths)")
-    d.add_argument("--dpi", type=_positive(int), default=96)
-    d.add_argument("--timeout", type=_positive(float), default=60.0, metavar="S")
-    d.add_argument("--json", action="store_true")
-    d.set_defaults(func=cmd_render)
-
-    n = sub.add_parser("inspect", help="the structure of a pptx, docx or xlsx file (shapes, headings, formulas ...)")
-    n.add_argument("file")
-    n.add_argument("--json", action="store_true")
-    n.set_defaults(func=cmd_inspect)
-
-    rp = sub.add_parser("report", help="tables over runs and results: model x suite x scenario x mode, epochs, efficiency")
-    rp.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files or folders")
-    rp.add_argument("--format", choices=("md", "json", "csv", "latex", "html"), default="md")
-    rp.add_argument("--profile", default="egobench")
-    rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
-    rp.set_defaults(func=cmd_report)
-
-    vw = sub.add_parser("view", help="a static HTML viewer of runs: episode list with filters, episode pages")
-    vw.add_argument("logs", nargs="+", metavar="LOG_DIR")
-    vw.add_argument("--out", metavar="DIR", help="where to write it (default: LOG_DIR/view)")
-    vw.add_argument("--serve", action="store_true", help="serve it on 127.0.0.1")
-    vw.add_argument("--port", type=int, default=8000)
-    vw.set_defaults(func=cmd_view)
-
-    c = sub.add_parser("check", help="check a file against a task's criteria (exit 1 when one fails)")
-    c.add_argument("file", help="the file, or the folder (workspace) holding the file the criteria name")
-    c.add_argument("--criteria", required=True, metavar="FILE", help="criteria as JSON or YAML")
-    c.add_argument("--json", action="store_true")
-    c.set_defaults(func=cmd_check)
 
     i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
     i.add_argument("files", nargs="+", metavar="FILE")
@@ -384,120 +352,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     for s in report.skipped:
         print(f"skipped: {s}", file=sys.stderr)
     return EXIT_OK
-
-
-def cmd_render(args: argparse.Namespace) -> int:
-    import json
-
-    from egoeval.cli import CliError
-    from egoeval.renderers.render import render
-    from egoeval.renderers.service import RenderError
-
-    try:
-        result = render(args.file, args.out, dpi=args.dpi, timeout=args.timeout)
-    except RenderError as exc:
-        raise CliError(str(exc)) from None
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(f"{result.pdf} ({len(result.pages)} pages at {result.dpi} dpi, {result.seconds:.2f} s"
-              f"{', cached' if result.cached else ''}; LibreOffice {result.libreoffice})")
-        for page in result.pages:
-            print(f"  {page}")
-    return EXIT_OK
-
-
-def cmd_inspect(args: argparse.Namespace) -> int:
-    import json
-
-    from egoeval.cli import CliError
-    from egoeval.renderers.inspect import inspect
-    from egoeval.renderers.service import RenderError
-
-    try:
-        found = inspect(args.file)
-    except RenderError as exc:
-        raise CliError(str(exc)) from None
-    if args.json:
-        print(json.dumps(found, indent=2, ensure_ascii=False, default=str))
-        return EXIT_OK
-    if found["type"] == "pptx":
-        print(f"{found['file']}: {len(found['slides'])} slides, {found['slide_width']} x {found['slide_height']} pt")
-        for slide in found["slides"]:
-            print(f"  slide {slide['number']} ({slide['layout']}): {len(slide['shapes'])} shapes"
-                  + (f", {len(slide['overlaps'])} overlaps" if slide["overlaps"] else ""))
-            for sh in slide["shapes"]:
-                sizes = sorted({r["size"] for r in sh.get("runs", []) if r["size"]})
-                print(f"    {sh['kind']:<7} {sh['name']!r} at ({sh['left']}, {sh['top']}) {sh['width']} x "
-                      f"{sh['height']} pt" + (f", text {sh['text'][:40]!r}" if sh.get("text") else "")
-                      + (f", {'/'.join(map(str, sizes))} pt" if sizes else "") + (", OFF THE SLIDE" if sh["off_slide"] else ""))
-    elif found["type"] == "docx":
-        print(f"{found['file']}: {len(found['paragraphs'])} paragraphs, {len(found['tables'])} tables, "
-              f"{len(found['pictures'])} pictures, {found['words']} words")
-        for h in found["headings"]:
-            print(f"  {'  ' * (h['level'] or 0)}H{h['level']} {h['text']}")
-    else:
-        for sheet in found["sheets"]:
-            print(f"{found['file']} [{sheet['name']}] {sheet['dimensions']}")
-            for c in sheet["cells"]:
-                formula = f" = {c['formula']}" if "formula" in c else ""
-                print(f"  {c['cell']:<6}{formula} -> {c['value']!r}")
-    return EXIT_OK
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from egoeval.cli import CliError, _profile
-    from egoeval.players import log_file
-    from egoeval.report import build, render
-    from egoeval.trajectory import BadInput
-
-    inputs = [str(log_file(p)) if Path(p, "run.jsonl").exists() else p for p in args.inputs]
-    try:
-        text = render(build(inputs, _profile(args.profile)), args.format)
-    except BadInput as exc:
-        raise CliError(str(exc)) from None
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(f"report: {args.out}")
-    else:
-        print(text, end="")
-    return EXIT_OK
-
-
-def cmd_view(args: argparse.Namespace) -> int:
-    from egoeval.cli import CliError
-    from egoeval.trajectory import BadInput
-    from egoeval.viewer import build_viewer, serve
-
-    out = Path(args.out) if args.out else Path(args.logs[0]) / "view"
-    try:
-        index = build_viewer(args.logs, out)
-    except BadInput as exc:
-        raise CliError(str(exc)) from None
-    print(f"viewer: {index}")
-    if args.serve:
-        serve(out, args.port)
-    return EXIT_OK
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    import json
-
-    from egoeval.cli import EXIT_FAILED, CliError
-    from egoeval.verifiers.artifact import BadCriteria, check_artifact
-
-    try:
-        verdict = check_artifact(args.file, args.criteria)
-    except (BadCriteria, OSError, ValueError) as exc:
-        raise CliError(f"{args.criteria}: {exc}") from None
-    if args.json:
-        print(json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        for c in verdict.criteria:
-            print(f"{'PASS' if c.passed else 'FAIL'}  {c.id:<20} {c.evidence}")
-        print(f"{verdict.file}: {'passed' if verdict.passed else 'failed'} "
-              f"({sum(c.passed for c in verdict.criteria)}/{len(verdict.criteria)} criteria)")
-    return EXIT_OK if verdict.passed else EXIT_FAILED
 
 
 def cmd_import(args: argparse.Namespace) -> int:
