@@ -89,6 +89,7 @@ class EpisodeContext:
     replay: dict | None = None  # for the replay agent: the recorded episode's events
     profile: str = "egobench"  # the scoring profile (the oracle sends what it accepts)
     max_user_turns: int = 10
+    persona: dict | None = None  # the simulated user's persona (tasks/personas), if any
 
     def to_log(self) -> dict:
         return {"task": self.task.id, "epoch": self.epoch, "seed": self.seed, "mode": self.mode}

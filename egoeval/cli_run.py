@@ -67,6 +67,8 @@ def add_run_parsers(sub, parser_class) -> None:
                    help="model settings: 'defaults:' and per-model 'models:' (temperature, timeout, api_base, ...)")
     r.add_argument("--no-model-cache", action="store_true", help="always call the model (default: cache replies)")
     r.add_argument("--mode", default=_env("mode", "easy"), choices=("easy", "hard", "static"))
+    r.add_argument("--persona", default=_env("persona"), metavar="NAME",
+                   help="the LLM user's persona (tasks/personas: ECom-Bench and VitaBench types) or 'random'")
     look = r.add_mutually_exclusive_group()
     look.add_argument("--frames", type=_positive(int), metavar="N", help="N uniform frames (default 8)")
     look.add_argument("--fps", type=_positive(float), metavar="R", help="frames at R per second")
@@ -133,6 +135,7 @@ def _config(args: argparse.Namespace):
                      observation=obs, epochs=args.epochs, seed=args.seed, max_concurrency=args.max_concurrency,
                      limits=Limits(args.max_turns, args.max_tool_calls, args.episode_timeout, args.token_budget),
                      profile=args.profile, media_tools=args.media_tools, office_tools=args.office_tools,
+                     persona=args.persona,
                      agent_settings=agent_settings,
                      user_settings=user_settings)
 
@@ -169,8 +172,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         config = _config(args)
-    except UnknownPlayer as exc:
-        raise CliError(str(exc)) from None
+        if config.persona:
+            from egoeval.tasks.personas import pick
+
+            pick(config.persona, 0)
+    except (UnknownPlayer, KeyError) as exc:
+        raise CliError(str(exc).strip("'\"")) from None
     _profile(config.profile)
     try:
         tasks = load_tasks(config.suite, pattern=config.tasks)

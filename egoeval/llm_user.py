@@ -144,6 +144,8 @@ class LLMUser:
         style = MODE_STYLE[self.mode]
         system = ACTOR.format(instruction=task.instruction.strip(), scene=task.scene_description or "(not described)",
                               style=style)
+        if self.ctx.persona:
+            system += f"\nYour persona ({self.ctx.persona['name']}): {self.ctx.persona['prompt']}"
         prompt = (f"Record of the dialogue so far: {self.summary}\n"
                   + (f"The agent just said: {agent_message}\n" if agent_message is not None else
                      "Start the conversation.\n") + "Your next message:")

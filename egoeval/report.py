@@ -81,9 +81,10 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                 counters = dict(ep.counters)
                 if isinstance(ep.corrected_scores, dict):
                     counters["user_scores"] = {k: v for k, v in ep.corrected_scores.items() if isinstance(v, (int, float))}
+                mode = f"{ep.mode}+{ep.persona}" if ep.persona else ep.mode  # persona splits show as modes
                 for v in scored.verdicts:
                     scenario = egobench.split_file(v.scenario)[0]
-                    records.append(Record(model, suite, scenario, group, ep.mode, ep.task, ep.epoch, v, counters))
+                    records.append(Record(model, suite, scenario, group, mode, ep.task, ep.epoch, v, counters))
         else:
             named = results_file_stem(path)
             if named is None:

@@ -72,6 +72,7 @@ class RunConfig:
     profile: str = "egobench"
     media_tools: bool = False
     office_tools: bool = False
+    persona: str | None = None  # a persona name, "random", or None (tasks/personas)
     system_prompt: str | None = None
     agent_settings: dict = field(default_factory=dict)
     user_settings: dict = field(default_factory=dict)
@@ -93,7 +94,8 @@ class RunConfig:
 
         return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
                 "observation": self.observation.to_dict(), "seed": self.seed, "profile": self.profile,
-                "media_tools": self.media_tools, "office_tools": self.office_tools, "max_user_turns": self.limits.max_user_turns,
+                "media_tools": self.media_tools, "office_tools": self.office_tools, "persona": self.persona,
+                "max_user_turns": self.limits.max_user_turns,
                 "max_tool_calls": self.limits.max_tool_calls, "token_budget": self.limits.token_budget,
                 "system_prompt": self.system_prompt, "agent_settings": sampling(self.agent_settings),
                 "user_settings": sampling(self.user_settings)}
@@ -141,10 +143,14 @@ class EpisodeRecorder:
     """Writes one episode's events and mirrors them into an :class:`Episode`, so the
     verdict given at the end is computed from exactly what the log holds."""
 
-    def __init__(self, writer: LogWriter, eid: str, task: Task, epoch: int, mode: str, seed: int) -> None:
+    def __init__(self, writer: LogWriter, eid: str, task: Task, epoch: int, mode: str, seed: int,
+                 persona: dict | None = None) -> None:
         self.writer, self.eid = writer, eid
-        self.episode = Episode(eid, task.id, epoch, mode)
-        self.event("episode_start", task=task.id, epoch=epoch, mode=mode, seed=seed, time=round(time.time(), 3))
+        self.persona = persona  # the simulated user's persona for this episode (logged by name)
+        name = persona["name"] if persona else None
+        self.episode = Episode(eid, task.id, epoch, mode, persona=name)
+        extra = {"persona": name} if name else {}
+        self.event("episode_start", task=task.id, epoch=epoch, mode=mode, seed=seed, time=round(time.time(), 3), **extra)
 
     def event(self, kind: str, /, **fields: Any) -> None:
         ev = {"event": kind, "episode": self.eid, **fields}
@@ -249,7 +255,9 @@ class Runner:
     async def episode(self, writer: LogWriter, task: Task, epoch: int) -> EpisodeOutcome:
         eid = episode_id(task.id, epoch)
         seed = episode_seed(self.config.seed, task.id, epoch)
-        rec = EpisodeRecorder(writer, eid, task, epoch, self.config.mode, seed)
+        from egoeval.tasks.personas import pick
+
+        rec = EpisodeRecorder(writer, eid, task, epoch, self.config.mode, seed, pick(self.config.persona, seed))
         state = _State()
         started = time.monotonic()
         try:
@@ -317,6 +325,7 @@ class Runner:
         user = self.make_user()
         agent = self.make_agent()
         ctx = EpisodeContext(task, epoch, seed, cfg.mode, profile=cfg.profile, max_user_turns=limits.max_user_turns,
+                             persona=rec.persona,
                              replay=self.replay.get((task.id, epoch)) if self.replay is not None else None)
         state.agent = agent
         state.phase = "observation"

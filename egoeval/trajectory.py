@@ -89,6 +89,7 @@ class Episode:
     end_reason: str | None = None
     counters: dict = field(default_factory=dict)
     finished: bool = False  # an episode_end was written
+    persona: str | None = None  # the simulated user's persona, when the run used one
 
     def apply(self, ev: dict) -> None:
         """Take one of this episode's events into account (start events are the caller's)."""
@@ -187,7 +188,7 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[Episode]]:
             if not isinstance(ev.get("task"), str):
                 raise BadInput(f"{path}: episode {eid}: episode_start without a task id")
             episodes.pop(eid, None)  # keep insertion order of the latest attempt
-            episodes[eid] = Episode(eid, ev["task"], ev.get("epoch", 1), ev.get("mode", "easy"))
+            episodes[eid] = Episode(eid, ev["task"], ev.get("epoch", 1), ev.get("mode", "easy"), persona=ev.get("persona"))
             continue
         if eid in episodes:
             episodes[eid].apply(ev)

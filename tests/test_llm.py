@@ -284,3 +284,23 @@ def test_secrets_never_reach_the_log():
                     "extra": {"aws_secret_access_key": "s", "extra_headers": {"Authorization": "Bearer t"}}})
     assert shown == {"api_key": "***", "max_tokens": 10, "api_base": "https://me:***@host/v1",
                      "extra": {"aws_secret_access_key": "***", "extra_headers": {"Authorization": "***"}}}
+
+
+def test_personas_change_the_user_prompt_and_show_in_logs_and_reports(tmp_path):
+    from egoeval.report import build
+    from egoeval.tasks.personas import names, pick
+    from egoeval.verifiers.profiles import get_profile
+
+    assert {"calm-patient-clear", "angry-impatient-vague", "cooperative", "scattered", "dependent"} <= set(names())
+    assert pick("random", 3) == pick("random", 3)
+    with LoopbackLLM(llm_user_model) as server:
+        user = lambda: LLMUser("openai/user-model", "easy", api_base=server.api_base, api_key="k",  # noqa: E731
+                               cache=False, **FAST)
+        runner, [outcome] = run(tmp_path / "angry", OracleAgent, user, observation=ObservationConfig(no_video=True),
+                                persona="angry-impatient-vague")
+        actor = next(r for r in server.requests if "role-playing a customer" in r["messages"][0]["content"])
+    assert "Your persona (angry-impatient-vague): You are irritated" in actor["messages"][0]["content"]
+    start = events(runner, "episode_start")[0]
+    assert start["persona"] == "angry-impatient-vague"
+    rows = build([str(runner.log_path)], get_profile("egobench"))["models"]["oracle"]["rows"]
+    assert [r["mode"] for r in rows] == ["easy+angry-impatient-vague"]
