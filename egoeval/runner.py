@@ -337,7 +337,7 @@ class Runner:
         env = self.registry.new_env(task.scenario, _seed(task))
         extra = self._toolsets(task, rec.eid)
         tools = self.registry.schemas(task.scenario, extra=extra)
-        state.user, state.phase = user, "user"
+        state.phase = "user"
         try:
             first = await user.start(ctx)
         except Exception as exc:  # noqa: BLE001 - a failing user is the harness's problem
@@ -471,7 +471,6 @@ class _State:
     user_usage: Usage = field(default_factory=Usage)  # the simulated user's
     phase: str = "start"  # what the episode is doing: observation, user, agent, tools
     agent: Any = None
-    user: Any = None
 
     def provider_waiting(self) -> bool:
         """Whether the agent is waiting out a provider's retry (time that is not the agent's)."""

@@ -85,7 +85,18 @@ def _overrides(suite: str) -> dict:
 
 
 def expected_facts(task: Any) -> list[Fact]:
-    """The facts ``task`` asks the agent to report (see the module docstring)."""
+    """The facts ``task`` asks the agent to report (see the module docstring). They depend
+    on the task alone, so they are derived once per task, not once per episode."""
+    key = (task.suite, task.id)
+    if key not in _DERIVED:
+        _DERIVED[key] = tuple(_derive(task))
+    return list(_DERIVED[key])
+
+
+_DERIVED: dict[tuple[str, str], tuple[Fact, ...]] = {}
+
+
+def _derive(task: Any) -> list[Fact]:
     overrides = _overrides(task.suite)
     if task.id in overrides:
         return [Fact(**f) for f in overrides[task.id] or []]

@@ -110,7 +110,8 @@ def criteria_for(task: Task, folder: Path) -> dict:
 
     from egoeval.media.frames import sample_frames
 
-    video, seconds = clip(task), point_seconds(clip(task))
+    video = clip(task)
+    seconds = point_seconds(video)
     frames = {}
     for k, second in enumerate(seconds):
         frame = sample_frames(video, at=[second], cache=True).frames[0]
