@@ -158,6 +158,9 @@ def print_score_table(report: Any) -> None:
     o = report.overall
     print(f"success counts: tool {o['tool_success']}, result {o['result_success']}, joint {o['joint_success']}; "
           f"pooled Micro {_pct(o['pooled_micro_acc']).strip()}%")
+    if o.get("answers_tasks"):
+        print(f"communicated answers (apart from joint success): {o['answers_passed']}/{o['answers_tasks']} tasks "
+              f"that ask for a reported value stated every expected fact ({_pct(o['answers_rate']).strip()}%)")
     counts = o["error_category_counts"]
     if counts:
         print("error categories: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

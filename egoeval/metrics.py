@@ -14,6 +14,15 @@ from typing import Any, Iterable
 from egoeval.taxonomy import CATEGORIES, error_rates
 
 
+def _answer_counts(vs: list) -> dict[str, Any]:
+    """The communicated-answer component over the tasks that ask for a reported value
+    (pooled; kept apart from the official rates)."""
+    asked = [v for v in vs if v.answers and v.answers.get("expected")]
+    passed = sum(bool(v.answers.get("passed")) for v in asked)
+    return {"answers_tasks": len(asked), "answers_passed": passed,
+            "answers_rate": passed / len(asked) if asked else 0.0}
+
+
 def _rates(vs: list) -> dict[str, Any]:
     n = len(vs)
     matched = sum(v.matched_calls for v in vs)
@@ -31,6 +40,7 @@ def _rates(vs: list) -> dict[str, Any]:
         "joint_success_rate": sum(v.joint_success for v in vs) / n if n else 0.0,
         "micro_acc": matched / gt if gt else 0.0,
         "avg_task_accuracy": sum(v.matched_calls / v.gt_calls for v in vs if v.gt_calls > 0) / n if n else 0.0,
+        **_answer_counts(vs),
     }
 
 
@@ -44,7 +54,8 @@ def file_summary(verdicts: Iterable) -> dict[str, Any]:
 
 
 _WEIGHTED = ("tool_success_rate", "result_success_rate", "joint_success_rate", "micro_acc", "avg_task_accuracy")
-_SUMMED = ("tasks", "tool_success", "result_success", "joint_success", "matched_calls", "gt_calls", "agent_calls")
+_SUMMED = ("tasks", "tool_success", "result_success", "joint_success", "matched_calls", "gt_calls", "agent_calls",
+           "answers_tasks", "answers_passed")
 
 
 def _combine(parts: list[dict], pooled_micro: bool) -> dict[str, Any]:
@@ -53,6 +64,7 @@ def _combine(parts: list[dict], pooled_micro: bool) -> dict[str, Any]:
     for k in _WEIGHTED:
         out[k] = sum(p[k] * p["tasks"] for p in parts) / n if n else 0.0
     out["pooled_micro_acc"] = out["matched_calls"] / out["gt_calls"] if out["gt_calls"] else 0.0
+    out["answers_rate"] = out["answers_passed"] / out["answers_tasks"] if out["answers_tasks"] else 0.0
     if pooled_micro:
         out["micro_acc"] = out["pooled_micro_acc"]
     return out

@@ -51,10 +51,9 @@ def _model_of(header: dict, path: Path) -> str:
 def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None) -> tuple[list[Record], dict[str, int]]:
     """Scored episodes of every input, and infrastructure errors per model. Artifact-suite
     episodes are judged on their kept files and appended to ``artifacts`` (with their model)."""
-    from egoeval.scoring import expand_inputs, score_episode, unscorable
+    from egoeval.scoring import expand_inputs, score_episode, score_results, unscorable
     from egoeval.tasks import egobench
     from egoeval.trajectory import read_log, read_results_file, results_file_stem
-    from egoeval.verifiers.egobench import score_file
 
     records: list[Record] = []
     infra: Counter = Counter()
@@ -92,7 +91,7 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
             stem, mode = named
             model = path.parent.name or "results"
             trajectories = read_results_file(path)
-            scored = score_file(stem, trajectories, profile, egobench.raw_tasks(stem))
+            scored = score_results(stem, trajectories, profile)
             by_id = {str(t.get("task_id")): t for t in trajectories if isinstance(t, dict)}
             for v in scored.verdicts:
                 traj = by_id.get(str(v.task_id), {})
@@ -190,8 +189,12 @@ def build(paths: list[str], profile: Any) -> dict:
 
 
 def _row(summary: dict) -> dict:
+    """One table row. ``Answers`` (communicated answers, over the tasks that ask for a
+    reported value) stands beside the Table 2 columns, never folded into them."""
+    asked = summary.get("answers_tasks", 0)
     return {"tasks": summary.get("tasks", 0), **{name: round(100 * summary.get(key, 0.0), 2) for name, key in METRICS},
-            "joint_success": summary.get("joint_success", 0)}
+            "joint_success": summary.get("joint_success", 0),
+            "Answers": round(100 * summary.get("answers_rate", 0.0), 2) if asked else None, "answers_tasks": asked}
 
 
 def render(report: dict, fmt: str) -> str:
@@ -202,9 +205,9 @@ def render(report: dict, fmt: str) -> str:
     table = [(model, row) for model, m in report["models"].items()
              for row in m["rows"] + ([{"suite": "all", "scenario": "all", "mode": "all", **m["overall"]}]
                                      if m["overall"] else [])]
-    head = ["model", "suite", "scenario", "mode", "tasks", *[n for n, _ in METRICS]]
-    cells = [[model, r["suite"], r["scenario"], r["mode"], str(r["tasks"]), *[f"{r[n]:.2f}" for n, _ in METRICS]]
-             for model, r in table]
+    head = ["model", "suite", "scenario", "mode", "tasks", *[n for n, _ in METRICS], "Answers"]
+    cells = [[model, r["suite"], r["scenario"], r["mode"], str(r["tasks"]), *[f"{r[n]:.2f}" for n, _ in METRICS],
+              "-" if r.get("Answers") is None else f"{r['Answers']:.2f}"] for model, r in table]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -216,7 +219,8 @@ def render(report: dict, fmt: str) -> str:
                  " & ".join(head) + r" \\", r"\midrule"]
         lines += [" & ".join(c.replace("_", r"\_").replace("&", r"\&") for c in row) + r" \\" for row in cells]
         return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"]) + "\n"
-    lines = [f"Profile: {report['profile']}", "", "| " + " | ".join(head) + " |",
+    lines = [f"Profile: {report['profile']}. Answers: communicated-answer checks passed, % of the tasks that ask "
+             f"for a reported value (apart from Joint).", "", "| " + " | ".join(head) + " |",
              "|" + "|".join("---" if i < 4 else "---:" for i in range(len(head))) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in cells]
     for model, m in report["models"].items():

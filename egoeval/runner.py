@@ -306,16 +306,9 @@ class Runner:
             from egoeval.verifiers.artifact import score_artifact_episode
 
             return score_artifact_episode(ep, self.workspace_dir(ep.episode))
-
-        from egoeval.suites import get_task
-        from egoeval.verifiers.answers import check_answers, expected_facts
-
-        scored = score_episode(ep.task, ep.as_trajectory(), self.profile)
-        verdict = scored.verdicts[0].to_dict() if scored.verdicts else {
+        scored = score_episode(ep.task, ep.as_trajectory(), self.profile)  # answers included, apart from joint
+        return scored.verdicts[0].to_dict() if scored.verdicts else {
             "invalid": scored.invalid[0].reason if scored.invalid else "no verdict"}
-        said = [d.get("content") for d in ep.dialogue if d.get("role") == "agent"]
-        verdict["answers"] = check_answers(expected_facts(get_task(ep.task)), said)  # apart from joint success
-        return verdict
 
     async def _play(self, rec: EpisodeRecorder, task: Task, epoch: int, seed: int, state: "_State") -> str:
         from egoeval.media.errors import MediaError

@@ -94,8 +94,7 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
             scored += [(f"{path.name}:{group}", fs) for group, fs in by_group.items()]
         else:
             stem = _results_stem(path, ground_truth)
-            scored.append((stem, score_file(stem, read_results_file(path), profile,
-                                            suite.raw_tasks(stem, ground_truth))))
+            scored.append((stem, score_results(stem, read_results_file(path), profile, ground_truth)))
     for label, fs in scored:
         if label in report.files:
             label = f"{label}#{len(report.files)}"
@@ -131,10 +130,21 @@ def unscorable(ep: Episode) -> str | None:
 def score_episode(task_id: str, trajectory: dict, profile: Profile, ground_truth: str = "pinned") -> FileScore:
     """Score one trajectory against exactly the task it names (logs name their task, so
     no positional pairing). Raises ``KeyError`` for an unknown task id."""
-    from egoeval.suites import scoring_target
+    from egoeval.suites import get_task, scoring_target
+    from egoeval.verifiers.answers import expected_facts
 
     stem, gt = scoring_target(task_id, ground_truth)
-    return score_file(stem, [trajectory], profile, gt_tasks=[gt])
+    return score_file(stem, [trajectory], profile, gt_tasks=[gt], facts_of=lambda _: expected_facts(get_task(task_id)))
+
+
+def score_results(stem: str, trajectories: list, profile: Profile, ground_truth: str = "pinned") -> FileScore:
+    """Score an EgoBench results file's trajectories. The facts each task must communicate
+    come from the suite's task of that id (the pinned ground truth's report calls)."""
+    from egoeval.tasks import egobench
+    from egoeval.verifiers.answers import expected_facts
+
+    return score_file(stem, trajectories, profile, egobench.raw_tasks(stem, ground_truth),
+                      facts_of=lambda tid: expected_facts(egobench.get_task(f"egobench/{stem}/{tid}")))
 
 
 def verdict_record(v: Verdict) -> dict[str, Any]:

@@ -55,3 +55,40 @@ def test_answers_in_run_verdicts_are_apart_from_joint_success(tmp_path):
         [outcome] = asyncio.run(runner.run())
         assert outcome.verdict["answers"]["passed"] is ok
         assert outcome.verdict["joint_success"] is ok
+
+
+def test_score_and_report_carry_the_answers_component(shared, tmp_path):
+    """Recorded runs: every verdict of a task that asks for a value has its answers
+    checked against the real dialogue; score and report count them alike, apart from Joint."""
+    from egoeval.report import build, render
+    from egoeval.scoring import score_paths
+    from egoeval.verifiers.profiles import get_profile
+
+    folder = str(shared / "trajectories")
+    report = score_paths([folder], get_profile("egobench"))
+    asked = [v for v in report.verdicts if v.answers and v.answers["expected"]]
+    assert asked and all(v.answers["stated"] + len(v.answers["missing"]) == v.answers["expected"] for v in asked)
+    # the component is independent of joint success: both disagreements occur in real runs
+    assert any(v.joint_success and not v.answers["passed"] for v in asked)
+    assert any(v.answers["passed"] and not v.joint_success for v in asked)
+    overall = report.overall
+    assert overall["answers_tasks"] == len(asked)
+    assert overall["answers_passed"] == sum(v.answers["passed"] for v in asked)
+    [model] = build([folder], get_profile("egobench"))["models"].values()
+    assert model["overall"]["Answers"] == round(100 * overall["answers_rate"], 2)
+    assert model["overall"]["answers_tasks"] == len(asked)
+    assert "| Answers |" in render(build([folder], get_profile("egobench")), "md")
+
+
+def test_a_trajectory_that_states_the_total_passes_and_one_that_does_not_fails():
+    from egoeval.scoring import score_episode
+    from egoeval.verifiers.profiles import get_profile
+
+    task = get_task("egobench/order1/1")
+    said = lambda text: {"task_id": 1, "dialogue": [{"role": "user", "content": "hi"},  # noqa: E731
+                                                    {"role": "agent", "content": text}], "tool_calls": []}
+    ok = score_episode(task.id, said("The total tax on your order is $15.75."), get_profile("egobench"))
+    assert ok.verdicts[0].answers["passed"] and not ok.verdicts[0].joint_success
+    bad = score_episode(task.id, said("The total tax on your order is $15.57."), get_profile("egobench"))
+    assert not bad.verdicts[0].answers["passed"]
+    assert bad.verdicts[0].answers["missing"][0]["label"] == "total_tax (compute_total_tax)"

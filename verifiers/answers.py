@@ -133,6 +133,13 @@ def said(fact: Fact, text: str, numbers: list[float]) -> bool:
     return name in lowered or name.replace("_", " ") in lowered
 
 
+def agent_messages(trajectory: dict) -> list[str]:
+    """What the agent said in a trajectory (either format), in order."""
+    dialogue = trajectory.get("dialogue") if isinstance(trajectory, dict) else None
+    return [d["content"] for d in dialogue or [] if isinstance(d, dict) and d.get("role") == "agent"
+            and isinstance(d.get("content"), str)]
+
+
 def check_answers(facts: list[Fact], agent_messages: list[str]) -> dict:
     """Which expected facts the agent's messages state (the ``answers`` verdict component)."""
     text = "\n".join(m for m in agent_messages if isinstance(m, str))

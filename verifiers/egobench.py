@@ -8,7 +8,7 @@ followed by the error analysis (A8): pair trajectories with GT tasks, check call
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from egoeval.tasks import egobench as suite
 from egoeval.taxonomy import USER_ID_RE, classify
@@ -71,6 +71,17 @@ def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: S
     )
 
 
+def _answers(facts_of: Callable[[Any], list], task_id: Any, trajectory: dict) -> dict | None:
+    """The answers component of one verdict (None for a task egoeval does not know)."""
+    from .answers import agent_messages, check_answers
+
+    try:
+        facts = facts_of(task_id)
+    except KeyError:
+        return None
+    return check_answers(facts, agent_messages(trajectory))
+
+
 def _pairs(gt_tasks: list, trajectories: list, profile: Profile) -> list[tuple[int, dict, Any]]:
     """(position, GT task, trajectory or None) in GT order (A1; Q1 in strict)."""
     if not profile.pair_by_task_id:
@@ -82,8 +93,11 @@ def _pairs(gt_tasks: list, trajectories: list, profile: Profile) -> list[tuple[i
     return [(i, gt, by_id.get(gt.get("task_id", i + 1))) for i, gt in enumerate(gt_tasks)]
 
 
-def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list | None = None) -> FileScore:
-    """Score one run file. ``gt_tasks`` defaults to the suite's pinned ground truth."""
+def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list | None = None,
+               facts_of: Callable[[Any], list] | None = None) -> FileScore:
+    """Score one run file. ``gt_tasks`` defaults to the suite's pinned ground truth.
+    ``facts_of(task_id)``, when given, names the facts each task must communicate; every
+    verdict then carries the ``answers`` component (see :mod:`.answers`)."""
     scenario, variant = suite.split_file(stem)
     if gt_tasks is None:
         gt_tasks = suite.raw_tasks(stem)
@@ -100,7 +114,10 @@ def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list |
         elif not isinstance(traj.get("tool_calls", []), list):
             out.invalid.append(InvalidEntry(stem, tid, f"trajectory {pos + 1}: tool_calls is not a list"))
         else:
-            out.verdicts.append(score_task(stem, pos, gt, traj, ctx, profile))
+            verdict = score_task(stem, pos, gt, traj, ctx, profile)
+            if facts_of is not None:
+                verdict.answers = _answers(facts_of, tid, traj)
+            out.verdicts.append(verdict)
     _categorise(out, gt_tasks, trajectories, scenario, variant, profile)
     return out
 

@@ -25,6 +25,7 @@ class Verdict:
     missing_gt_calls: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     excluded: str | None = None  # strict profile: why the task is left out of metrics
+    answers: dict | None = None  # communicated-answer check (verifiers.answers); apart from joint success
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
