@@ -98,6 +98,13 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
         for f in facts:
             tol = f" (within {100 * f.tolerance:g} %)" if f.relative else f" (within {f.tolerance:g})" if f.tolerance else ""
             print(f"  {f.value}{tol}: {f.label}")
+    from egoeval.verifiers.rubric import rubric_for
+
+    rubric = rubric_for(task)
+    if rubric:
+        print("\nRubric (egoeval judge):")
+        for item in rubric:
+            print(f"  {item.id}: {item.text}")
     print(f"\nGround truth ({len(task.ground_truth)} calls):")
     for n, call in enumerate(task.ground_truth, 1):
         params = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in (call.get("parameters") or {}).items())
@@ -319,11 +326,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from egoeval.cli_media import add_media_parser
     from egoeval.cli_docs import add_docs_parsers
+    from egoeval.cli_judge import add_judge_parsers
     from egoeval.cli_report import add_report_parsers
     from egoeval.cli_run import add_run_parsers
 
     add_run_parsers(sub, _Parser)
     add_report_parsers(sub, _Parser)
+    add_judge_parsers(sub, _Parser)
     add_docs_parsers(sub, _Parser)
     add_media_parser(sub, _Parser)
     return p

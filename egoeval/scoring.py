@@ -65,7 +65,6 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
     """Score results files and logs. ``ground_truth`` is ``pinned`` (the suite's task
     files, as the official evaluator of the pinned release) or ``released`` (the ground
     truth published for the five test files; MANIFEST "Two ground truths")."""
-    from egoeval.tasks import egobench as suite
 
     report = ScoreReport(profile.name)
     scored: list[tuple[str, FileScore]] = []

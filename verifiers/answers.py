@@ -100,22 +100,40 @@ def _derive(task: Any) -> list[Fact]:
     overrides = _overrides(task.suite)
     if task.id in overrides:
         return [Fact(**f) for f in overrides[task.id] or []]
-    from egoeval.tasks import egobench
-    from egoeval.tools.registry import ToolRegistry
-
-    registry = ToolRegistry()
-    env = registry.new_env(task.scenario, egobench.seed(task.seed))
     facts: list[Fact] = []
-    for call in task.ground_truth:
-        result = registry.execute(env, call)
-        try:
-            value = json.loads(result.content)
-        except ValueError:
-            continue
+    for call, value, _ in ground_truth_results(task):
         for fact in facts_from_call(str(call.get("tool_name")), value, task.instruction):
             if fact not in facts:
                 facts.append(fact)
     return facts
+
+
+def ground_truth_results(task: Any, track_changes: bool = False) -> list[tuple[dict, Any, bool]]:
+    """Each ground-truth call replayed on the task's seed as a correct agent sends it (the
+    arguments its tool does not take left out, as the oracle does): (call, its result as
+    JSON data or None, whether it changed the state; hashing the state is asked for with
+    ``track_changes``, else False). The facts to report and the rubric's actions both come
+    from here."""
+    from egoeval.suites import scoring_target
+    from egoeval.tasks import egobench
+    from egoeval.tools.registry import ToolRegistry
+    from egoeval.validate import oracle_calls
+    from egoeval.verifiers.profiles import get_profile
+
+    registry = ToolRegistry()
+    env = registry.new_env(task.scenario, egobench.seed(task.seed))
+    out: list[tuple[dict, Any, bool]] = []
+    before = env.state_hash() if track_changes else ""
+    for call in oracle_calls(*scoring_target(task.id), get_profile("strict")):
+        result = registry.execute(env, call)
+        try:
+            value = json.loads(result.content)
+        except ValueError:
+            value = None
+        after = env.state_hash() if track_changes else ""
+        out.append((call, value, after != before))
+        before = after
+    return out
 
 
 def numbers_in(text: str) -> list[float]:

@@ -287,48 +287,24 @@ JUDGE_PROMPT = ("You are checking a file someone made ({name}); its rendered pag
                 "Answer with only JSON: {{\"pass\": true or false, \"reason\": \"one sentence\"}}")
 
 
-def default_judge() -> Any:
-    """The judge model from ``$EGOEVAL_JUDGE_MODEL`` (and ``$EGOEVAL_JUDGE_API_BASE``), or None."""
-    import os
-
-    model = os.environ.get("EGOEVAL_JUDGE_MODEL")
-    if not model:
-        return None
-    from egoeval.model_client import ModelClient
-    from egoeval.players import settings_for
-
-    settings = settings_for(model, {}, api_base=os.environ.get("EGOEVAL_JUDGE_API_BASE"))
-    return ModelClient(model, **{k: v for k, v in settings.items() if k in ("api_base", "api_key")})
-
-
 def _vlm_judge(a: _Artifact, c: dict) -> tuple[bool, str]:
     import base64
-    from concurrent.futures import ThreadPoolExecutor
 
-    judge = a.judge or default_judge()
+    from egoeval.verifiers.judge import JudgeError, ask_json, judge_client
+
+    judge = a.judge or judge_client()
     if judge is None:
         return False, "needs a judge model: set EGOEVAL_JUDGE_MODEL (a LiteLLM provider/model)"
     pages = a.rendering().pages[: c.get("max_pages", 4)]
     content: list[dict] = [{"type": "text", "text": JUDGE_PROMPT.format(name=a.path.name, question=c["question"])}]
     content += [{"type": "image_url", "image_url": {
         "url": "data:image/png;base64," + base64.b64encode(Path(p).read_bytes()).decode()}} for p in pages]
-
-    def ask(extra: str) -> Any:
-        import asyncio
-
-        messages = [{"role": "user", "content": content + ([{"type": "text", "text": extra}] if extra else [])}]
-        return asyncio.run(judge.complete(messages))
-
-    for extra in ("", "Reply with the JSON object only."):  # a second, different ask if the first is not JSON
-        with ThreadPoolExecutor(max_workers=1) as pool:  # callers may be inside an event loop
-            done = pool.submit(ask, extra).result()
-        try:
-            start, end = (done.text or "").index("{"), (done.text or "").rindex("}") + 1
-            answer = json.loads(done.text[start:end])
-            return bool(answer["pass"]), f"judge {judge.model}: {answer.get('reason', '')}"
-        except (ValueError, KeyError, TypeError):
-            continue
-    return False, f"judge {judge.model} gave no verdict: {(done.text or '')[:120]!r}"
+    try:
+        ok, reason = ask_json(judge, [{"role": "user", "content": content}],
+                              lambda answer: (bool(answer["pass"]), str(answer.get("reason", ""))), attempts=2)
+    except JudgeError as exc:
+        return False, str(exc)
+    return ok, f"judge {judge.model}: {reason}"
 
 
 CHECKS: dict[str, Callable[[_Artifact, dict], tuple[bool, str]]] = {

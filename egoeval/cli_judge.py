@@ -1,0 +1,148 @@
+"""``egoeval judge`` (the rubric sliding-window judge over recorded episodes) and
+``egoeval judge-agreement`` (that judge against human labels)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+from egoeval.cli_run import EXIT_OK
+
+
+def add_judge_parsers(sub, parser_class) -> None:
+    from egoeval.verifiers.rubric import OVERLAP, WINDOW
+
+    j = sub.add_parser("judge", help="judge recorded episodes against per-task rubrics with an LLM (sliding windows)")
+    j.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files")
+    j.add_argument("--judge-model", metavar="PROVIDER/MODEL",
+                   help="the judge, any LiteLLM model (default: $EGOEVAL_JUDGE_MODEL)")
+    j.add_argument("--judge-api-base", metavar="URL", help="an OpenAI-compatible server (default: $EGOEVAL_JUDGE_API_BASE)")
+    j.add_argument("--window", type=int, default=WINDOW, help=f"turns per window (default {WINDOW})")
+    j.add_argument("--overlap", type=int, default=OVERLAP, help=f"turns shared by consecutive windows (default {OVERLAP})")
+    j.add_argument("--rubrics", metavar="FILE", help="JSON: task id -> list of rubric items (default: derived)")
+    j.add_argument("--attempts", type=int, default=3, help="judge calls per window before giving up on bad output")
+    j.add_argument("--max-concurrency", type=int, default=8, help="episodes judged at once")
+    j.add_argument("--no-judge-cache", action="store_true", help="do not reuse cached judge replies")
+    j.add_argument("--out", metavar="PATH", help="write one JSON line per episode here")
+    j.add_argument("--json", action="store_true", help="print the summary as JSON")
+    j.set_defaults(func=cmd_judge)
+
+    a = sub.add_parser("judge-agreement", help="agreement and Cohen's kappa of a rubric judge against human labels")
+    a.add_argument("judge", metavar="JUDGE.jsonl", help="what egoeval judge --out wrote")
+    a.add_argument("human", metavar="HUMAN.jsonl", help='human labels: {"episode": ID, "items": {item id: true|false}}')
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_judge_agreement)
+
+
+def episodes(paths: list[str]) -> Iterator[tuple[str, str, dict]]:
+    """(episode label, task id, trajectory) of every scorable episode in logs and results files."""
+    from egoeval.scoring import expand_inputs, unscorable
+    from egoeval.trajectory import read_log, read_results_file, results_file_stem
+
+    for path in expand_inputs(paths):
+        if path.suffix == ".jsonl":
+            for ep in read_log(path)[1]:
+                if not unscorable(ep):
+                    yield ep.episode, ep.task, ep.as_trajectory()
+        elif (named := results_file_stem(path)) is not None:
+            for n, traj in enumerate(read_results_file(path), 1):
+                if isinstance(traj, dict):
+                    task = f"egobench/{named[0]}/{traj.get('task_id', n)}"
+                    yield f"{path.name}:{traj.get('task_id', n)}", task, traj
+
+
+async def _judge_all(todo: list[tuple[str, str, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
+                     on_done: Any) -> list[dict]:
+    from egoeval.suites import get_task
+    from egoeval.verifiers.rubric import judge_rubric_async, rubric_for, transcript
+
+    gate = asyncio.Semaphore(max(1, args.max_concurrency))
+
+    async def one(label: str, task_id: str, traj: dict) -> dict:
+        record: dict[str, Any] = {"episode": label, "task": task_id}
+        try:
+            items = rubric_for(get_task(task_id), rubrics)
+        except KeyError:
+            record.update(error=f"unknown task {task_id!r}", passed=None)
+            return record
+        async with gate:
+            record.update(await judge_rubric_async(items, transcript(traj), judge, args.window, args.overlap,
+                                                   args.attempts))
+        on_done(record)
+        return record
+
+    return list(await asyncio.gather(*(one(*e) for e in todo)))
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
+    from egoeval.players import log_file
+    from egoeval.trajectory import BadInput
+    from egoeval.verifiers.judge import judge_client
+    from egoeval.verifiers.rubric import load_rubrics, windows
+
+    try:
+        windows(0, args.window, args.overlap)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    judge = judge_client(args.judge_model, args.judge_api_base, cache=False if args.no_judge_cache else True)
+    if judge is None:
+        raise CliError("the rubric judge needs a model: --judge-model PROVIDER/MODEL or $EGOEVAL_JUDGE_MODEL "
+                       "(the offline verifiers are egoeval score's: tool calls, final state, answers)")
+    try:
+        rubrics = load_rubrics(args.rubrics) if args.rubrics else None
+        inputs = [str(log_file(p)) if Path(p, "run.jsonl").exists() else p for p in args.inputs]
+        todo = list(episodes(inputs))
+    except (BadInput, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    done = [0]
+
+    def progress(record: dict) -> None:
+        done[0] += 1
+        if sys.stderr.isatty():
+            print(f"\rjudged {done[0]}/{len(todo)}", end="", file=sys.stderr, flush=True)
+
+    records = asyncio.run(_judge_all(todo, rubrics, judge, args, progress))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    judged = [r for r in records if r.get("passed") is not None]
+    errors = [r for r in records if r.get("error")]
+    summary = {"judge_model": judge.model, "w": args.window, "delta": args.overlap, "episodes": len(records),
+               "judged": len(judged), "passed": sum(r["passed"] for r in judged),
+               "mean_fraction_met": round(sum(r["fraction"] for r in judged) / len(judged), 4) if judged else None,
+               "no_rubric": sum(r.get("total") == 0 for r in records), "errors": len(errors)}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"\rrubric judge {summary['judge_model']} (windows of {args.window} turns, overlap {args.overlap}): "
+              f"{summary['passed']}/{summary['judged']} episodes met every item; mean fraction met "
+              f"{summary['mean_fraction_met']}; {summary['no_rubric']} without a rubric; {summary['errors']} errors")
+        for r in errors[:10]:
+            print(f"  {r['episode']}: {r['error']}", file=sys.stderr)
+        if args.out:
+            print(f"judgements: {args.out}")
+    return EXIT_OK
+
+
+def cmd_judge_agreement(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
+    from egoeval.verifiers.agreement import agreement, read_labels
+
+    try:
+        result = agreement(read_labels(args.judge), read_labels(args.human))
+    except (OSError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return EXIT_OK
+    kappa = lambda k: "undefined" if k is None else f"{k:.3f}"  # noqa: E731
+    print(f"{result['pairs']} labelled items in {result['episodes']} episodes: agreement "
+          f"{result['agreement']}, Cohen's kappa {kappa(result['kappa'])}")
+    for item, s in result["per_item"].items():
+        print(f"  {item}: {s['pairs']} pairs, agreement {s['agreement']}, kappa {kappa(s['kappa'])}")
+    return EXIT_OK
