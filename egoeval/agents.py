@@ -71,6 +71,8 @@ class AgentTurn:
     latency: float = 0.0
     retries: list[dict] = field(default_factory=list)  # infrastructure retries, for the log
     cached: bool = False  # served by the model-call cache
+    audio: bytes | None = None  # a spoken reply (WAV or MP3), transcribed for the user (egoeval.spoken)
+    audio_transcript: str | None = None  # the provider's own transcript of it, when it gives one
 
 
 @dataclass

@@ -17,6 +17,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 EXIT_OK = 0
 
@@ -69,6 +70,12 @@ def add_run_parsers(sub, parser_class) -> None:
     r.add_argument("--mode", default=_env("mode", "easy"), choices=("easy", "hard", "static"))
     r.add_argument("--persona", default=_env("persona"), metavar="NAME",
                    help="the LLM user's persona (tasks/personas: ECom-Bench and VitaBench types) or 'random'")
+    r.add_argument("--spoken-user", nargs="?", const="espeak-ng", default=_env("spoken_user"), metavar="TTS",
+                   help="the user's messages also as speech (espeak-ng, offline, default; piper; edge-tts, online) "
+                        "to agents that take audio")
+    r.add_argument("--spoken-voice", default=_env("spoken_voice"), metavar="VOICE", help="the text-to-speech voice")
+    r.add_argument("--agent-audio-input", action="store_true", default=None,
+                   help="the LiteLLM agent's model takes audio input (a spoken user's audio is sent to it)")
     look = r.add_mutually_exclusive_group()
     look.add_argument("--frames", type=_positive(int), metavar="N", help="N uniform frames (default 8)")
     look.add_argument("--fps", type=_positive(float), metavar="R", help="frames at R per second")
@@ -128,14 +135,15 @@ def _config(args: argparse.Namespace):
     models = load_model_config(args.model_config)
     cache = False if args.no_model_cache else None
     agent_settings = settings_for(args.agent.split(":", 1)[1], models, api_base=args.agent_api_base,
-                                  protocol=args.agent_protocol, cache=cache) if args.agent.startswith("litellm:") else {}
+                                  protocol=args.agent_protocol, cache=cache, audio_input=args.agent_audio_input) \
+        if args.agent.startswith("litellm:") else {}
     user_settings = settings_for(args.user.split(":", 1)[1], models, api_base=args.user_api_base, cache=cache) \
         if args.user.startswith("litellm:") else {}
     return RunConfig(suite=args.suite, tasks=args.tasks, agent=args.agent, user=args.user, mode=args.mode,
                      observation=obs, epochs=args.epochs, seed=args.seed, max_concurrency=args.max_concurrency,
                      limits=Limits(args.max_turns, args.max_tool_calls, args.episode_timeout, args.token_budget),
                      profile=args.profile, media_tools=args.media_tools, office_tools=args.office_tools,
-                     persona=args.persona,
+                     persona=args.persona, spoken_user=args.spoken_user, spoken_voice=args.spoken_voice,
                      agent_settings=agent_settings,
                      user_settings=user_settings)
 
@@ -165,6 +173,21 @@ def _progress(total: int, quiet: bool):
     return on_episode, progress
 
 
+def _check_speech(config: Any) -> None:
+    """Refuse a spoken user that cannot speak here, before any episode runs."""
+    from egoeval.media.tts import BACKENDS, available
+    from egoeval.players import UnknownPlayer
+
+    if config.spoken_user not in BACKENDS:
+        raise UnknownPlayer(f"unknown text-to-speech backend {config.spoken_user!r}; choose one of {', '.join(BACKENDS)}")
+    why = available()[config.spoken_user]
+    if why:
+        raise UnknownPlayer(f"--spoken-user {config.spoken_user}: {why}")
+    if not config.agent_settings.get("audio_input"):
+        print(f"note: agent {config.agent} does not take audio (--agent-audio-input); the user's messages go as text",
+              file=sys.stderr)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from egoeval.cli import CliError, _profile
     from egoeval.players import UnknownPlayer, make_agent_factory, make_user_factory
@@ -176,6 +199,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             from egoeval.tasks.personas import pick
 
             pick(config.persona, 0)
+        if config.spoken_user:
+            _check_speech(config)
     except (UnknownPlayer, KeyError) as exc:
         raise CliError(str(exc).strip("'\"")) from None
     _profile(config.profile)

@@ -13,16 +13,22 @@ Two tool-call protocols:
   nesting is found (calls whose parameters hold lists of objects are common here).
 
 Frames arrive as base64 image parts in the conversation (the runner puts them there).
+With ``audio_input`` the agent takes audio: a spoken user's messages carry
+``input_audio`` parts too (:mod:`egoeval.spoken`). A model that answers in speech
+(OpenAI's audio output, asked for with ``extra: {modalities: [text, audio], audio:
+{voice: alloy, format: wav}}`` in the model config) has its audio passed on to be
+transcribed for the user.
 The episode's seed is sent as the sampling seed unless one is configured, so epochs
 differ where the provider honours it.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
-from egoeval.agents import AgentTurn, EpisodeContext, ToolCall
+from egoeval.agents import AgentError, AgentTurn, EpisodeContext, ToolCall
 from egoeval.model_client import ModelClient
 
 PROTOCOLS = ("native", "json")
@@ -132,11 +138,12 @@ def to_text_protocol(messages: list[dict], tools: list[dict]) -> list[dict]:
 class LiteLLMAgent:
     name = "litellm"
 
-    def __init__(self, model: str, protocol: str = "native", **client: Any) -> None:
+    def __init__(self, model: str, protocol: str = "native", audio_input: bool = False, **client: Any) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown tool-call protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}")
         self.model = model
         self.protocol = protocol
+        self.accepts_audio = bool(audio_input)  # a spoken user's audio is sent to it (egoeval.spoken)
         self.client = ModelClient(model, **client)
         self.seed: int | None = None
 
@@ -158,8 +165,15 @@ class LiteLLMAgent:
             done = await self.client.complete(messages, tools, seed=self.seed)
             calls = [ToolCall(c["name"], _parse_arguments(c["arguments"]), c["id"]) for c in done.tool_calls]
             message = done.text if not calls else None
+        audio = None
+        if done.audio and not calls:
+            try:
+                audio = base64.b64decode(done.audio["data"], validate=True)
+            except ValueError:
+                raise AgentError("the model's audio reply is not valid base64") from None
         return AgentTurn(message=message, tool_calls=calls, usage=done.usage, latency=done.latency,
-                         retries=done.retries, cached=done.cached)
+                         retries=done.retries, cached=done.cached, audio=audio,
+                         audio_transcript=done.audio.get("transcript") if audio else None)
 
 
 def _tool_names(messages: list[dict]) -> dict[str, str]:

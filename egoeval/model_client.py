@@ -60,15 +60,16 @@ class Completion:
     latency: float = 0.0
     retries: list[dict] = field(default_factory=list)
     cached: bool = False
+    audio: dict | None = None  # a spoken reply: {"data": base64, "transcript": the provider's or None}
 
     def to_cache(self) -> str:
-        return json.dumps({"text": self.text, "tool_calls": self.tool_calls,
+        return json.dumps({"text": self.text, "tool_calls": self.tool_calls, "audio": self.audio,
                            "usage": [self.usage.input_tokens, self.usage.output_tokens, self.usage.cost]})
 
     @classmethod
     def from_cache(cls, text: str) -> "Completion":
         d = json.loads(text)
-        return cls(d["text"], d["tool_calls"], Usage(*d["usage"]), cached=True)
+        return cls(d["text"], d["tool_calls"], Usage(*d["usage"]), cached=True, audio=d.get("audio"))
 
 
 class CallCache:
@@ -232,5 +233,9 @@ class ModelClient:
             except Exception:  # noqa: BLE001 - no price known for this model
                 cost = 0.0
         cost = float(cost or 0.0)
+        audio = getattr(message, "audio", None)
+        data = (audio.get("data") if isinstance(audio, dict) else getattr(audio, "data", None)) if audio else None
+        spoken = {"data": data, "transcript": audio.get("transcript") if isinstance(audio, dict)
+                  else getattr(audio, "transcript", None)} if isinstance(data, str) and data else None
         return Completion(message.content, calls, Usage(getattr(usage, "prompt_tokens", 0) or 0,
-                                                        getattr(usage, "completion_tokens", 0) or 0, cost))
+                                                        getattr(usage, "completion_tokens", 0) or 0, cost), audio=spoken)

@@ -19,7 +19,7 @@ USERS = ("scripted", "litellm:MODEL")
 
 #: What a model's settings may hold (``--model-config`` YAML, ``defaults`` and per model).
 SETTINGS = ("protocol", "api_base", "api_key", "temperature", "seed", "max_tokens", "timeout", "max_retries",
-            "backoff", "max_backoff", "cache", "extra", "max_rewrites")
+            "backoff", "max_backoff", "cache", "extra", "max_rewrites", "audio_input")
 
 
 class UnknownPlayer(ValueError):
@@ -117,5 +117,5 @@ def make_user_factory(spec: str, mode: str, settings: dict | None = None) -> Cal
         from egoeval.llm_user import LLMUser
 
         model = spec.split(":", 1)[1]
-        return lambda: LLMUser(model, mode, **{k: v for k, v in settings.items() if k != "protocol"})
+        return lambda: LLMUser(model, mode, **{k: v for k, v in settings.items() if k not in ("protocol", "audio_input")})
     raise UnknownPlayer(f"unknown user {spec!r}; choose one of: {', '.join(USERS)}")

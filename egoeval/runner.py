@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator
 from egoeval.agents import Agent, AgentError, AgentTurn, EpisodeContext, InfraError, ToolCall, Usage
 from egoeval.observation import ObservationConfig, observe
 from egoeval.task import Task
-from egoeval.trajectory import Episode, LogWriter, episode_workspace, read_log
+from egoeval.trajectory import Episode, LogWriter, episode_audio, episode_workspace, read_log
 from egoeval.users import User
 
 END_REASONS = ("user_stop", "turn_limit", "tool_cap", "token_budget", "timeout", "agent_error", "infra_error")
@@ -73,6 +73,8 @@ class RunConfig:
     media_tools: bool = False
     office_tools: bool = False
     persona: str | None = None  # a persona name, "random", or None (tasks/personas)
+    spoken_user: str | None = None  # a text-to-speech backend: user messages also as audio (egoeval.spoken)
+    spoken_voice: str | None = None
     system_prompt: str | None = None
     agent_settings: dict = field(default_factory=dict)
     user_settings: dict = field(default_factory=dict)
@@ -90,12 +92,14 @@ class RunConfig:
 
         def sampling(settings: dict) -> dict:
             return redact({k: v for k, v in settings.items()
-                           if k in ("protocol", "temperature", "seed", "max_tokens", "extra", "max_rewrites")})
+                           if k in ("protocol", "temperature", "seed", "max_tokens", "extra", "max_rewrites",
+                                    "audio_input")})
 
+        spoken = {"spoken_user": self.spoken_user, "spoken_voice": self.spoken_voice} if self.spoken_user else {}
         return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
                 "observation": self.observation.to_dict(), "seed": self.seed, "profile": self.profile,
                 "media_tools": self.media_tools, "office_tools": self.office_tools, "persona": self.persona,
-                "max_user_turns": self.limits.max_user_turns,
+                **spoken, "max_user_turns": self.limits.max_user_turns,
                 "max_tool_calls": self.limits.max_tool_calls, "token_budget": self.limits.token_budget,
                 "system_prompt": self.system_prompt, "agent_settings": sampling(self.agent_settings),
                 "user_settings": sampling(self.user_settings)}
@@ -342,10 +346,13 @@ class Runner:
         state.phase = "agent"
         await _call_agent(agent.start(ctx))
         prompt = (cfg.system_prompt or SYSTEM_PROMPT).format(role=SCENARIO_ROLES.get(task.scenario, "a helper"))
+        speech = self._spoken(rec.eid, agent)
+        heard, audio = await _spoken_user(speech, first.content, 0)
+        parts = obs.parts + heard
         messages: list[dict] = [{"role": "system", "content": prompt},
-                                {"role": "user", "content": obs.parts + [{"type": "text", "text": first.content}]
-                                 if obs.parts else first.content}]
-        rec.event("message", role="user", turn=0, content=first.content)
+                                {"role": "user", "content": parts + [{"type": "text", "text": first.content}]
+                                 if parts else first.content}]
+        rec.event("message", role="user", turn=0, content=first.content, **audio)
         if first.stop:
             return "user_stop"
         while True:
@@ -359,8 +366,12 @@ class Runner:
                 if _over_budget(state, limits):
                     return "token_budget"
                 continue
-            text = step.message or ""
-            rec.event("message", role="agent", turn=state.turn, content=text, **_step_fields(step))
+            text, audio = step.message or "", {}
+            if step.audio is not None:  # what the user hears is the transcript of the agent's speech
+                spoken = await (speech or self._speech_folder(rec.eid)).hear(step.audio, state.turn, step.message,
+                                                                            step.audio_transcript)
+                text, audio = spoken.text, {"audio": spoken.log}
+            rec.event("message", role="agent", turn=state.turn, content=text, **audio, **_step_fields(step))
             messages.append({"role": "assistant", "content": text})
             if _over_budget(state, limits):
                 return "token_budget"
@@ -378,8 +389,10 @@ class Runner:
                 rec.event("message", role="user", turn=state.turn + 1, content=reply.content)
                 return "user_stop"
             state.turn += 1
-            rec.event("message", role="user", turn=state.turn, content=reply.content)
-            messages.append({"role": "user", "content": reply.content})
+            heard, audio = await _spoken_user(speech, reply.content, state.turn)
+            rec.event("message", role="user", turn=state.turn, content=reply.content, **audio)
+            messages.append({"role": "user", "content": [{"type": "text", "text": reply.content}, *heard]
+                             if heard else reply.content})
 
     async def _run_calls(self, rec: EpisodeRecorder, env: Any, extra: list, step: AgentTurn,
                          messages: list[dict], state: "_State") -> None:
@@ -425,6 +438,18 @@ class Runner:
             for im in shown:
                 parts += [{"type": "text", "text": im.caption}, {"type": "image_url", "image_url": {"url": im.data_url()}}]
         return parts
+
+    def _speech_folder(self, eid: str) -> Any:
+        from egoeval.spoken import SpokenChannel
+
+        return SpokenChannel(episode_audio(self.log_dir, eid), self.log_dir, self.config.spoken_user or "espeak-ng",
+                             self.config.spoken_voice)
+
+    def _spoken(self, eid: str, agent: Any) -> Any:
+        """The episode's speech channel when the user speaks and the agent can hear, else None."""
+        if not self.config.spoken_user or not getattr(agent, "accepts_audio", False):
+            return None
+        return self._speech_folder(eid)
 
     def workspace_dir(self, eid: str) -> Path:
         """Where an episode's files live (``egoeval score`` finds them there again)."""
@@ -480,12 +505,22 @@ def _over_budget(state: _State, limits: Limits) -> bool:
         state.usage.input_tokens + state.usage.output_tokens > limits.token_budget
 
 
+async def _spoken_user(speech: Any, text: str, turn: int) -> tuple[list[dict], dict]:
+    """(audio parts for the agent, the message event's ``audio`` field) of a user message."""
+    if speech is None or not text:
+        return [], {}
+    part, log = await speech.user_part(text, turn)
+    return ([part] if part else []), {"audio": log}
+
+
 def _checked(step: Any) -> AgentTurn:
     """An agent's answer, or AgentError saying why it is not one (never a harness crash)."""
     if not isinstance(step, AgentTurn):
         raise AgentError(f"the agent returned {type(step).__name__}, not an AgentTurn")
     if step.message is not None and not isinstance(step.message, str):
         raise AgentError(f"the agent's message is a {type(step.message).__name__}, not text")
+    if step.audio is not None and not isinstance(step.audio, bytes):
+        raise AgentError(f"the agent's audio is a {type(step.audio).__name__}, not bytes")
     for call in step.tool_calls:
         if not isinstance(call, ToolCall) or not isinstance(call.name, str):
             raise AgentError(f"the agent returned a malformed tool call: {call!r}"[:300])

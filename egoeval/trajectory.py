@@ -97,7 +97,7 @@ class Episode:
         if kind == "tool_calls":
             self.tool_calls.append({k: ev.get(k) for k in ("turn", "calls", "results")})
         elif kind == "message":
-            self.dialogue.append({k: ev[k] for k in ("role", "turn", "content", "evaluation") if k in ev})
+            self.dialogue.append({k: ev[k] for k in ("role", "turn", "content", "evaluation", "audio") if k in ev})
         elif kind == "user_scores":
             self.corrected_scores = ev.get("scores")
         elif kind == "episode_end":
@@ -118,7 +118,16 @@ class Episode:
 
 def episode_workspace(log_dir: str | os.PathLike, episode: str) -> Path:
     """Where a run keeps an episode's files: ``<log dir>/workspaces/<episode id, made safe>``."""
-    return Path(log_dir) / "workspaces" / re.sub(r"[^A-Za-z0-9_.-]+", "_", episode)
+    return Path(log_dir) / "workspaces" / _safe(episode)
+
+
+def episode_audio(log_dir: str | os.PathLike, episode: str) -> Path:
+    """Where a run keeps an episode's speech (``egoeval.spoken``): ``<log dir>/audio/<episode>``."""
+    return Path(log_dir) / "audio" / _safe(episode)
+
+
+def _safe(episode: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", episode)
 
 
 def iter_events(path: str | os.PathLike) -> Iterator[dict]:

@@ -176,7 +176,36 @@ def _artifact_html(ep: dict, verdict: dict, workspace: Path, folder: Path, name:
     return "".join(parts)
 
 
-def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = None) -> str:
+def _audio_html(audio: Any, log_dir: Path | None, folder: Path, name: str) -> str:
+    """A player for a spoken message (the file copied beside the page) and what became of it."""
+    import shutil
+
+    if not isinstance(audio, dict):
+        return ""
+    parts = []
+    source = log_dir / str(audio.get("file")) if log_dir is not None and audio.get("file") else None
+    if source is not None and source.is_file():
+        copy = f"{name}-{source.name}"
+        shutil.copyfile(source, folder / copy)
+        parts.append(f"<audio controls preload='none' src='{_e(copy)}'></audio>")
+    if audio.get("transcribed_by"):
+        parts.append(f"<small>heard as transcribed by {_e(audio['transcribed_by'])}</small>")
+    if audio.get("error"):
+        parts.append(f"<small class='fail'>{_e(audio['error'])}</small>")
+    return "<br>" + " ".join(parts) if parts else ""
+
+
+def _answers_html(answers: Any) -> str:
+    if not isinstance(answers, dict) or not answers.get("expected"):
+        return ""
+    missing = "; ".join(f"{m.get('value')} ({m.get('label')})" for m in answers.get("missing") or [])
+    return (f"<p id='answers' class='{'ok' if answers.get('passed') else 'fail'}'>communicated answers: "
+            f"{answers.get('stated')}/{answers.get('expected')} stated{'; missing ' + _e(missing) if missing else ''}"
+            f"</p>")
+
+
+def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = None,
+                  log_dir: Path | None = None) -> str:
     start, end, verdict = ep["start"], ep["end"], ep["verdict"] or {}
     task = start["task"]
     obs = next((e for e in ep["events"] if e.get("event") == "observation"), None)
@@ -184,12 +213,13 @@ def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = No
              f"<p class='{'ok' if verdict.get('joint_success') else 'fail'}' id='outcome'>"
              f"{'success' if verdict.get('joint_success') else 'failure'}; error category "
              f"{_e(verdict.get('error_category'))}; ended by {_e(end.get('reason'))}"
-             f"{(': ' + _e(end.get('error'))) if end.get('error') else ''}</p>",
+             f"{(': ' + _e(end.get('error'))) if end.get('error') else ''}</p>", _answers_html(verdict.get("answers")),
              "<h2>What the agent saw</h2>", _frames_html(obs, task, folder, name), "<h2>Dialogue and tool calls</h2>"]
     for ev in ep["events"]:
         if ev.get("event") == "message":
             parts.append(f"<div class='msg {_e(ev.get('role'))}'><b>{_e(ev.get('role'))}</b> "
-                         f"(turn {ev.get('turn')}): {_e(ev.get('content'))}</div>")
+                         f"(turn {ev.get('turn')}): {_e(ev.get('content'))}"
+                         f"{_audio_html(ev.get('audio'), log_dir, folder, name)}</div>")
         elif ev.get("event") == "tool_calls":
             for call, result in zip(ev.get("calls") or [], ev.get("results") or [{}] * len(ev.get("calls") or [])):
                 content = result.get("content") if isinstance(result, dict) else result
@@ -220,8 +250,8 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")
             workspace = episode_workspace(log.parent, start["episode"])
-            (out / "episodes" / f"{name}.html").write_text(_episode_page(ep, out / "episodes", name, workspace),
-                                                           encoding="utf-8")
+            (out / "episodes" / f"{name}.html").write_text(
+                _episode_page(ep, out / "episodes", name, workspace, log.parent), encoding="utf-8")
             text = " ".join(str(e.get("content", "")) for e in ep["events"] if e.get("event") == "message").lower()
             task = start["task"]
             index.append({"model": model, "task": task, "scenario": task.split("/")[1] if "/" in task else "",
