@@ -140,6 +140,26 @@ def _examples(records: list[Record], per_category: int = 3) -> dict[str, list[st
     return dict(sorted(out.items()))
 
 
+def _persona_splits(records: list[Record]) -> dict[str, dict[str, dict]]:
+    """Joint success by persona dimension (ECom-Bench's emotion, patience and style grid;
+    VitaBench's behaviour types), over the episodes whose user had that persona."""
+    from egoeval.tasks.personas import personas
+
+    table = {p["name"]: p for p in personas()}
+    groups: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        persona = table.get(r.mode.split("+", 1)[1]) if "+" in r.mode else None
+        if persona is None or r.verdict.excluded:
+            continue
+        for dim in ("emotion", "patience", "style"):
+            if dim in persona:
+                groups[dim][persona[dim]].append(bool(r.verdict.joint_success))
+        if persona.get("source") == "VitaBench":
+            groups["behaviour"][persona["name"]].append(bool(r.verdict.joint_success))
+    return {dim: {value: {"episodes": len(v), "Joint": round(100 * sum(v) / len(v), 2)}
+                  for value, v in sorted(values.items())} for dim, values in sorted(groups.items())}
+
+
 def _artifact_summary(verdicts: list[dict]) -> dict:
     passed = sum(bool(v.get("joint_success")) for v in verdicts)
     return {"tasks": len(verdicts), "passed": passed, "pass_rate": round(100 * passed / len(verdicts), 2),
@@ -175,7 +195,7 @@ def build(paths: list[str], profile: Any) -> dict:
             "error_categories": overall.get("error_category_counts", {}) if overall else {},
             "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
                             for k, v in overall.get("error_rates", {}).items()} if overall else {},
-            "error_examples": _examples(mine), "user_fidelity": _fidelity(mine),
+            "error_examples": _examples(mine), "user_fidelity": _fidelity(mine), "personas": _persona_splits(mine),
             "error_categories_by_scenario": {
                 sc: dict(sorted(Counter(r.verdict.error_category for r in mine if r.scenario == sc
                                         and r.verdict.error_category and not r.verdict.excluded).items()))
@@ -247,6 +267,9 @@ def render(report: dict, fmt: str) -> str:
                 lines.append(f"{scenario}: " + ", ".join(f"{k} {v}" for k, v in failed.items()))
         for cat, examples in (m.get("error_examples") or {}).items():
             lines.append(f"e.g. {cat}: " + "; ".join(examples))
+        for dim, values in (m.get("personas") or {}).items():
+            lines.append(f"joint by persona {dim}: " + ", ".join(f"{k} {v['Joint']:.1f}% ({v['episodes']})"
+                                                                 for k, v in values.items()))
         if m.get("user_fidelity"):
             lines.append("simulated-user fidelity: " + ", ".join(f"{k} {v:.2f}" for k, v in m["user_fidelity"].items()))
         if m.get("artifacts"):

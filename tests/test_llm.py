@@ -292,6 +292,8 @@ def test_personas_change_the_user_prompt_and_show_in_logs_and_reports(tmp_path):
     from egoeval.verifiers.profiles import get_profile
 
     assert {"calm-patient-clear", "angry-impatient-vague", "cooperative", "scattered", "dependent"} <= set(names())
+    grid = {(p["emotion"], p["patience"], p["style"]) for p in map(lambda n: pick(n, 0), names()) if "emotion" in p}
+    assert len(grid) == 8  # ECom-Bench's full emotion x patience x style grid
     assert pick("random", 3) == pick("random", 3)
     with LoopbackLLM(llm_user_model) as server:
         user = lambda: LLMUser("openai/user-model", "easy", api_base=server.api_base, api_key="k",  # noqa: E731
@@ -302,5 +304,8 @@ def test_personas_change_the_user_prompt_and_show_in_logs_and_reports(tmp_path):
     assert "Your persona (angry-impatient-vague): You are irritated" in actor["messages"][0]["content"]
     start = events(runner, "episode_start")[0]
     assert start["persona"] == "angry-impatient-vague"
-    rows = build([str(runner.log_path)], get_profile("egobench"))["models"]["oracle"]["rows"]
-    assert [r["mode"] for r in rows] == ["easy+angry-impatient-vague"]
+    model = build([str(runner.log_path)], get_profile("egobench"))["models"]["oracle"]
+    assert [r["mode"] for r in model["rows"]] == ["easy+angry-impatient-vague"]
+    joint = 100.0 if outcome.verdict["joint_success"] else 0.0
+    assert model["personas"] == {d: {v: {"episodes": 1, "Joint": joint}}
+                                 for d, v in (("emotion", "angry"), ("patience", "low"), ("style", "vague"))}
