@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from egoeval.cli_run import EXIT_OK
+from egoeval.cli_run import EXIT_OK, _positive
 
 
 def add_judge_parsers(sub, parser_class) -> None:
@@ -24,8 +24,8 @@ def add_judge_parsers(sub, parser_class) -> None:
     j.add_argument("--window", type=int, default=WINDOW, help=f"turns per window (default {WINDOW})")
     j.add_argument("--overlap", type=int, default=OVERLAP, help=f"turns shared by consecutive windows (default {OVERLAP})")
     j.add_argument("--rubrics", metavar="FILE", help="JSON: task id -> list of rubric items (default: derived)")
-    j.add_argument("--attempts", type=int, default=3, help="judge calls per window before giving up on bad output")
-    j.add_argument("--max-concurrency", type=int, default=8, help="episodes judged at once")
+    j.add_argument("--attempts", type=_positive(int), default=3, help="judge calls per window before giving up on bad output")
+    j.add_argument("--max-concurrency", type=_positive(int), default=8, help="episodes judged at once")
     j.add_argument("--no-judge-cache", action="store_true", help="do not reuse cached judge replies")
     j.add_argument("--out", metavar="PATH", help="write one JSON line per episode here")
     j.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -39,7 +39,9 @@ def add_judge_parsers(sub, parser_class) -> None:
 
 
 def episodes(paths: list[str]) -> Iterator[tuple[str, str, dict]]:
-    """(episode label, task id, trajectory) of every scorable episode in logs and results files."""
+    """(episode label, task id, trajectory) of every scorable episode in logs and results
+    files. Labels name the file (``PATH:episode`` or ``PATH:task_id``), so episodes of two
+    runs never share one (human labels refer to episodes by it)."""
     from egoeval.scoring import expand_inputs, unscorable
     from egoeval.trajectory import read_log, read_results_file, results_file_stem
 
@@ -47,12 +49,12 @@ def episodes(paths: list[str]) -> Iterator[tuple[str, str, dict]]:
         if path.suffix == ".jsonl":
             for ep in read_log(path)[1]:
                 if not unscorable(ep):
-                    yield ep.episode, ep.task, ep.as_trajectory()
+                    yield f"{path}:{ep.episode}", ep.task, ep.as_trajectory()
         elif (named := results_file_stem(path)) is not None:
             for n, traj in enumerate(read_results_file(path), 1):
                 if isinstance(traj, dict):
                     task = f"egobench/{named[0]}/{traj.get('task_id', n)}"
-                    yield f"{path.name}:{traj.get('task_id', n)}", task, traj
+                    yield f"{path}:{traj.get('task_id', n)}", task, traj
 
 
 async def _judge_all(todo: list[tuple[str, str, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
@@ -68,10 +70,12 @@ async def _judge_all(todo: list[tuple[str, str, dict]], rubrics: dict | None, ju
             items = rubric_for(get_task(task_id), rubrics)
         except KeyError:
             record.update(error=f"unknown task {task_id!r}", passed=None)
-            return record
-        async with gate:
-            record.update(await judge_rubric_async(items, transcript(traj), judge, args.window, args.overlap,
-                                                   args.attempts))
+        except Exception as exc:  # noqa: BLE001 - one task's rubric failing is that episode's result
+            record.update(error=f"no rubric: {type(exc).__name__}: {exc}", passed=None)
+        else:
+            async with gate:
+                record.update(await judge_rubric_async(items, transcript(traj), judge, args.window, args.overlap,
+                                                       args.attempts))
         on_done(record)
         return record
 

@@ -184,8 +184,8 @@ def _check_speech(config: Any) -> None:
     if why:
         raise UnknownPlayer(f"--spoken-user {config.spoken_user}: {why}")
     if not config.agent_settings.get("audio_input"):
-        print(f"note: agent {config.agent} does not take audio (--agent-audio-input); the user's messages go as text",
-              file=sys.stderr)
+        print(f"note: agent {config.agent} is not set to take audio (a LiteLLM agent: --agent-audio-input); "
+              f"the user's messages go as text", file=sys.stderr)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -102,6 +102,9 @@ class CallCache:
         row = self._db().execute("SELECT reply FROM calls WHERE key = ?", (key,)).fetchone()
         return Completion.from_cache(row[0]) if row else None
 
+    def delete(self, key: str) -> None:
+        self._db().execute("DELETE FROM calls WHERE key = ?", (key,))
+
     def put(self, key: str, model: str, completion: Completion) -> None:
         self._db().execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?)",
                            (key, model, completion.to_cache(), time.time()))
@@ -165,13 +168,21 @@ class ModelClient:
         self.waiting = 0  # calls now sleeping before a retry (the provider's time, not the caller's)
         self.cut_short_while_waiting = False  # a retry wait was cancelled (e.g. by an episode timeout)
 
-    async def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                       seed: int | None = None) -> Completion:
+    def _key(self, messages: list[dict], tools: list[dict] | None, seed: int | None) -> tuple[str, dict]:
         params = dict(self.params)
         if seed is not None and "seed" not in params:
             params["seed"] = seed
         request = {"model": self.model, "messages": messages, "tools": tools or None, "params": params}
-        key = CallCache.key(request) if self.cache else ""
+        return (CallCache.key(request) if self.cache else ""), params
+
+    def forget(self, messages: list[dict], tools: list[dict] | None = None, seed: int | None = None) -> None:
+        """Drop the cached reply to this request (one its caller found unusable)."""
+        if self.cache:
+            self.cache.delete(self._key(messages, tools, seed)[0])
+
+    async def complete(self, messages: list[dict], tools: list[dict] | None = None,
+                       seed: int | None = None) -> Completion:
+        key, params = self._key(messages, tools, seed)
         if self.cache and (hit := self.cache.get(key)) is not None:
             return hit
         retries: list[dict] = []

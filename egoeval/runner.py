@@ -347,6 +347,7 @@ class Runner:
         await _call_agent(agent.start(ctx))
         prompt = (cfg.system_prompt or SYSTEM_PROMPT).format(role=SCENARIO_ROLES.get(task.scenario, "a helper"))
         speech = self._spoken(rec.eid, agent)
+        state.phase = "speech"
         heard, audio = await _spoken_user(speech, first.content, 0)
         parts = obs.parts + heard
         messages: list[dict] = [{"role": "system", "content": prompt},
@@ -368,6 +369,7 @@ class Runner:
                 continue
             text, audio = step.message or "", {}
             if step.audio is not None:  # what the user hears is the transcript of the agent's speech
+                state.phase = "speech"
                 spoken = await (speech or self._speech_folder(rec.eid)).hear(step.audio, state.turn, step.message,
                                                                             step.audio_transcript)
                 text, audio = spoken.text, {"audio": spoken.log}
@@ -389,6 +391,7 @@ class Runner:
                 rec.event("message", role="user", turn=state.turn + 1, content=reply.content)
                 return "user_stop"
             state.turn += 1
+            state.phase = "speech"
             heard, audio = await _spoken_user(speech, reply.content, state.turn)
             rec.event("message", role="user", turn=state.turn, content=reply.content, **audio)
             messages.append({"role": "user", "content": [{"type": "text", "text": reply.content}, *heard]
@@ -487,7 +490,7 @@ class _State:
     calls: int = 0
     usage: Usage = field(default_factory=Usage)  # the agent's
     user_usage: Usage = field(default_factory=Usage)  # the simulated user's
-    phase: str = "start"  # what the episode is doing: observation, user, agent, tools
+    phase: str = "start"  # what the episode is doing: observation, user, agent, tools, speech
     agent: Any = None
 
     def provider_waiting(self) -> bool:
@@ -496,7 +499,8 @@ class _State:
 
     def phase_text(self) -> str:
         return {"observation": "preparing the video", "user": "the simulated user was answering",
-                "tools": "tools were running", "agent": "the agent's provider was being retried"}.get(
+                "tools": "tools were running", "agent": "the agent's provider was being retried",
+                "speech": "speech was being synthesised or transcribed"}.get(
             self.phase, self.phase)
 
 

@@ -52,9 +52,11 @@ class SpokenChannel:
         out = self.folder / f"user-{turn}.wav"
         try:
             speech = await asyncio.to_thread(speak, text, out, self.backend, self.voice)
-        except MediaError as exc:
+            data = base64.b64encode(speech.path.read_bytes()).decode()
+        except (MediaError, OSError) as exc:
             return None, {"error": f"text-to-speech failed, sent as text only: {exc}"}
-        data = base64.b64encode(speech.path.read_bytes()).decode()
+        except Exception as exc:  # noqa: BLE001 - an optional backend's own errors (piper) must not end the episode
+            return None, {"error": f"text-to-speech failed, sent as text only: {type(exc).__name__}: {exc}"}
         return ({"type": "input_audio", "input_audio": {"data": data, "format": "wav"}},
                 {"file": self._rel(speech.path), "duration": speech.duration, "backend": speech.backend,
                  "voice": speech.voice})
@@ -64,14 +66,14 @@ class SpokenChannel:
         from egoeval.media.audio import wav_duration
         from egoeval.media.errors import MediaError
 
-        self.folder.mkdir(parents=True, exist_ok=True)
         suffix = ".wav" if audio[:4] == b"RIFF" else ".mp3" if audio[:3] == b"ID3" or audio[:2] == b"\xff\xfb" else ".bin"
         out = self.folder / f"agent-{turn}{suffix}"
-        out.write_bytes(audio)
         log: dict[str, Any] = {"file": self._rel(out), "provider_transcript": provider_transcript}
         try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(audio)
             transcript = await asyncio.to_thread(self._transcribe, out)
-        except MediaError as exc:
+        except (MediaError, OSError) as exc:
             log["error"] = f"the agent's audio could not be transcribed: {exc}"
             return Heard(text or provider_transcript or "", log)
         try:

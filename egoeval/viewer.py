@@ -183,8 +183,8 @@ def _audio_html(audio: Any, log_dir: Path | None, folder: Path, name: str) -> st
     if not isinstance(audio, dict):
         return ""
     parts = []
-    source = log_dir / str(audio.get("file")) if log_dir is not None and audio.get("file") else None
-    if source is not None and source.is_file():
+    source = (log_dir / str(audio.get("file"))).resolve() if log_dir is not None and audio.get("file") else None
+    if source is not None and source.is_relative_to(log_dir.resolve()) and source.is_file():  # never outside the run
         copy = f"{name}-{source.name}"
         shutil.copyfile(source, folder / copy)
         parts.append(f"<audio controls preload='none' src='{_e(copy)}'></audio>")

@@ -92,3 +92,18 @@ def test_a_trajectory_that_states_the_total_passes_and_one_that_does_not_fails()
     bad = score_episode(task.id, said("The total tax on your order is $15.57."), get_profile("egobench"))
     assert not bad.verdicts[0].answers["passed"]
     assert bad.verdicts[0].answers["missing"][0]["label"] == "total_tax (compute_total_tax)"
+
+
+def test_a_malformed_dialogue_is_scored_not_fatal(shared, tmp_path):
+    import json
+
+    from egoeval.scoring import score_paths
+    from egoeval.verifiers.profiles import get_profile
+
+    data = json.loads((shared / "trajectories" / "order2_easy.json").read_text())
+    data[0]["dialogue"] = 5
+    data[1]["dialogue"] = [None, 3, {"role": "agent", "content": 7}]
+    (tmp_path / "order2_easy.json").write_text(json.dumps(data))
+    report = score_paths([str(tmp_path / "order2_easy.json")], get_profile("egobench"))
+    assert len(report.verdicts) == len(data)
+    assert report.verdicts[0].answers["stated"] == 0

@@ -83,12 +83,18 @@ def test_overlap_turns_are_shown_as_context_and_only_new_turns_count(tmp_path):
         second = server.requests[1]["messages"][1]["content"]
     assert "Conversation turns 9-18 of 25" in second
     assert "[turn 9, context] user: message 9" in second and "[turn 10, context] agent: message 10" in second
-    assert "[turn 11] user: message 11" in second and "turn 8]" not in second and "turn 19" not in second
-    # met in the overlap's first window, then re-reported in the next: one state, no double count
-    plan = {1: {"added": "met"}, 2: {"added": "met"}}
+    assert "[turn 11] user: message 11" in second and "[turn 8" not in second and "[turn 19" not in second
+
+
+def test_negated_then_met_again_ends_met(tmp_path):
+    turns = transcript(conversation(25))
+    plan = {1: {"price": "met"}, 2: {"price": "negated"}, 3: {"price": "met"}}
     with LoopbackLLM(scripted(plan)) as server:
-        result = judge_rubric(ITEMS, turns, client(server, tmp_path, "other.db"))
-    assert result["items"][1]["met"] is True and result["met"] == 1
+        result = judge_rubric(ITEMS, turns, client(server, tmp_path))
+        prompts = [b["messages"][1]["content"] for b in server.requests]
+    assert result["items"][0]["met"] is True and [h["status"] for h in result["items"][0]["history"]] == \
+        ["met", "negated", "met"]
+    assert "price [unmet so far]" in prompts[2]  # window 3 is told the negation of window 2
 
 
 def test_malformed_judge_output_is_retried_then_recorded(tmp_path):
@@ -105,6 +111,21 @@ def test_malformed_judge_output_is_retried_then_recorded(tmp_path):
         failed = judge_rubric(ITEMS, turns, client(server, tmp_path, "fail.db"))
     assert failed["passed"] is None and "window 1" in failed["error"] and "no usable answer" in failed["error"]
     assert [i["met"] for i in failed["items"]] == [False, False]
+    # the rejected replies were not kept: the same cache with a working judge now succeeds
+    with LoopbackLLM() as server:
+        server.push(good)
+        again = judge_rubric(ITEMS, turns, client(server, tmp_path, "fail.db"))
+        assert len(server.requests) == 1
+    assert again["passed"] is True and again["error"] is None
+
+
+def test_json_is_found_in_prose_with_braces():
+    from egoeval.verifiers.judge import json_object
+
+    assert json_object('Sure: {"items": {"a": "met"}} (I used {braces} here)') == {"items": {"a": "met"}}
+    assert json_object('{not json} then {"pass": true}') == {"pass": True}
+    with pytest.raises(ValueError):
+        json_object("no object at all")
 
 
 def test_judge_replies_are_cached(tmp_path):
@@ -124,6 +145,19 @@ def test_transcript_puts_each_agent_turns_calls_before_its_words():
                             "results": [{"content": '{"price": 12.5}'}]}]}
     assert transcript(traj) == ["user: Price of this?",
                                 'agent: [calls get_price({"product_name": "Merlot"}) -> {"price": 12.5}] It is $12.50.']
+
+
+def test_transcript_of_malformed_and_cut_off_trajectories():
+    for bad in (5, None, {"dialogue": 5, "tool_calls": 7}, {"dialogue": [3, None, {"role": "user", "turn": [1]}]},
+                {"tool_calls": [{"turn": {"a": 1}, "calls": [{"tool_name": "x"}, "junk"]}]}):
+        assert isinstance(transcript(bad), list)
+    cut = {"dialogue": [{"role": "user", "turn": 0, "content": "Add the wine."}],
+           "tool_calls": [{"turn": 0, "calls": [{"tool_name": "add_to_cart", "parameters": {"qty": 2}}],
+                           "results": [{"content": "ok"}]}]}
+    assert transcript(cut) == ["user: Add the wine.", 'agent: [calls add_to_cart({"qty": 2}) -> ok]']
+    old = {"dialogue": [{"role": "agent", "turn": 1, "content": "Done."}],
+           "tool_calls": [{"turn": 1, "call": {"tool_name": "get_price", "parameters": {}}, "result": "12.5"}]}
+    assert transcript(old) == ["agent: [calls get_price({}) -> 12.5] Done."]
 
 
 def test_rubrics_derived_from_the_ground_truth():
@@ -149,6 +183,13 @@ def test_cohen_kappa_and_agreement():
     assert result["episodes"] == 2 and result["pairs"] == 4 and result["agreement"] == 0.75
     assert result["per_item"]["a"]["agreement"] == 0.5 and result["per_item"]["b"]["agreement"] == 1.0
     assert result["judge_met_human_unmet"] == 1
+
+
+def test_an_episode_labelled_twice_is_refused(tmp_path):
+    twice = tmp_path / "labels.jsonl"
+    twice.write_text('{"episode": "run/a:1", "items": {"x": true}}\n{"episode": "run/a:1", "items": {"x": false}}\n')
+    with pytest.raises(ValueError, match="labelled twice"):
+        read_labels(twice)
 
 
 def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatch):

@@ -129,3 +129,17 @@ def test_undecodable_agent_audio_is_recorded_not_fatal(tmp_path):
 def test_cli_refuses_a_speech_backend_that_is_not_here(tmp_path, capsys):
     code = main(["run", "--spoken-user", "no-such-tts", "--quiet", "--log-dir", str(tmp_path / "a")])
     assert code == 2 and "unknown text-to-speech backend" in capsys.readouterr().err
+
+
+def test_the_viewer_copies_audio_only_from_inside_the_run(tmp_path):
+    from egoeval.viewer import _audio_html
+
+    run_dir, out = tmp_path / "run", tmp_path / "view"
+    (run_dir / "audio").mkdir(parents=True)
+    out.mkdir()
+    (run_dir / "audio" / "user-0.wav").write_bytes(b"RIFF")
+    (tmp_path / "secret.txt").write_text("not for publishing")
+    assert "<audio" in _audio_html({"file": "audio/user-0.wav"}, run_dir, out, "ep")
+    assert "<audio" not in _audio_html({"file": "../secret.txt"}, run_dir, out, "ep")
+    assert "<audio" not in _audio_html({"file": str(tmp_path / "secret.txt")}, run_dir, out, "ep")
+    assert [f.name for f in out.iterdir()] == ["ep-user-0.wav"]

@@ -52,6 +52,8 @@ def read_labels(path: str | Path) -> dict[str, dict[str, bool]]:
         except ValueError:
             raise ValueError(f"{path}: line {n} is not JSON") from None
         if isinstance(record, dict) and record.get("episode") is not None and not record.get("error"):
+            if str(record["episode"]) in out:
+                raise ValueError(f"{path}: line {n}: episode {record['episode']!r} is labelled twice")
             out[str(record["episode"])] = _labels(record)
     return out
 

@@ -154,8 +154,8 @@ def said(fact: Fact, text: str, numbers: list[float]) -> bool:
 def agent_messages(trajectory: dict) -> list[str]:
     """What the agent said in a trajectory (either format), in order."""
     dialogue = trajectory.get("dialogue") if isinstance(trajectory, dict) else None
-    return [d["content"] for d in dialogue or [] if isinstance(d, dict) and d.get("role") == "agent"
-            and isinstance(d.get("content"), str)]
+    return [d["content"] for d in dialogue if isinstance(d, dict) and d.get("role") == "agent"
+            and isinstance(d.get("content"), str)] if isinstance(dialogue, list) else []
 
 
 def check_answers(facts: list[Fact], agent_messages: list[str]) -> dict:

@@ -287,6 +287,12 @@ JUDGE_PROMPT = ("You are checking a file someone made ({name}); its rendered pag
                 "Answer with only JSON: {{\"pass\": true or false, \"reason\": \"one sentence\"}}")
 
 
+def _pass_or_fail(answer: Any) -> tuple[bool, str]:
+    if not isinstance(answer.get("pass"), bool):
+        raise TypeError('"pass" must be true or false')
+    return answer["pass"], str(answer.get("reason", ""))
+
+
 def _vlm_judge(a: _Artifact, c: dict) -> tuple[bool, str]:
     import base64
 
@@ -300,8 +306,7 @@ def _vlm_judge(a: _Artifact, c: dict) -> tuple[bool, str]:
     content += [{"type": "image_url", "image_url": {
         "url": "data:image/png;base64," + base64.b64encode(Path(p).read_bytes()).decode()}} for p in pages]
     try:
-        ok, reason = ask_json(judge, [{"role": "user", "content": content}],
-                              lambda answer: (bool(answer["pass"]), str(answer.get("reason", ""))), attempts=2)
+        ok, reason = ask_json(judge, [{"role": "user", "content": content}], _pass_or_fail, attempts=2)
     except JudgeError as exc:
         return False, str(exc)
     return ok, f"judge {judge.model}: {reason}"

@@ -4,7 +4,8 @@ Judges are ordinary LiteLLM models (:class:`egoeval.model_client.ModelClient`), 
 provider or OpenAI-compatible server works and every reply is cached. A judge's reply
 is untrusted: :func:`ask_json` extracts the JSON object, hands it to a checker, and on
 malformed output asks again, telling the judge what was wrong (a different request, so
-the cache never replays the bad answer). When every attempt fails it raises
+the cache never replays the bad answer; the rejected reply is also dropped from the cache,
+so a later run asks afresh). When every attempt fails it raises
 :class:`JudgeError` with the last reply, which callers record as a result.
 """
 
@@ -36,13 +37,16 @@ def judge_client(model: str | None = None, api_base: str | None = None, cache: A
 
 
 def json_object(text: str | None) -> Any:
-    """The outermost ``{...}`` of a reply (models wrap JSON in prose or code fences)."""
+    """The first JSON object in a reply (models wrap JSON in prose or code fences)."""
     text = text or ""
-    try:
-        start, end = text.index("{"), text.rindex("}") + 1
-    except ValueError:
-        raise ValueError("the reply holds no JSON object") from None
-    return json.loads(text[start:end])
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            return decoder.raw_decode(text, start)[0]
+        except ValueError:
+            start = text.find("{", start + 1)
+    raise ValueError("the reply holds no JSON object")
 
 
 async def ask_json_async(judge: Any, messages: list[dict], check: Callable[[Any], T], attempts: int = 3) -> T:
@@ -50,11 +54,14 @@ async def ask_json_async(judge: Any, messages: list[dict], check: Callable[[Any]
     the reply is not JSON or ``check`` rejects it (raises ValueError/KeyError/TypeError)."""
     conversation = list(messages)
     text = ""
-    for _ in range(attempts):
+    for _ in range(max(1, attempts)):
         text = (await judge.complete(conversation)).text or ""
         try:
             return check(json_object(text))
         except (ValueError, KeyError, TypeError) as exc:
+            forget = getattr(judge, "forget", None)
+            if forget is not None:  # a rejected reply must not be served from the cache next time
+                forget(conversation)
             conversation = conversation + [
                 {"role": "assistant", "content": text},
                 {"role": "user", "content": f"That reply cannot be used ({exc}). Reply with the JSON object only, "

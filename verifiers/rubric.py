@@ -114,28 +114,41 @@ def _quantity(key: str) -> str:
     return key.replace("_", " ")
 
 
-def transcript(trajectory: dict) -> list[str]:
-    """One line per dialogue message; an agent's line starts with the calls of its turn."""
-    calls_by_turn: dict[Any, list[str]] = {}
-    for entry in trajectory.get("tool_calls") or []:
+def _call_line(call: Any, result: Any) -> str:
+    name = call.get("tool_name") or call.get("name")
+    args = json.dumps(call.get("parameters", call.get("arguments", {})), ensure_ascii=False, default=str)
+    content = result.get("content") if isinstance(result, dict) else result
+    return f"[calls {name}({args})" + (f" -> {str(content)[:RESULT_CHARS]}]" if content is not None else "]")
+
+
+def transcript(trajectory: Any) -> list[str]:
+    """One line per dialogue message; an agent's line starts with the calls of its turn.
+    Calls no agent message follows (an episode cut off after them) close the transcript.
+    Both entry shapes are read (``calls``/``results`` lists and the older ``call``/``result``);
+    whatever is malformed is left out, never raised on."""
+    if not isinstance(trajectory, dict):
+        return []
+    calls_by_turn: dict[str, list[str]] = {}
+    entries = trajectory.get("tool_calls")
+    for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, dict):
             continue
-        results = entry.get("results") if isinstance(entry.get("results"), list) else []
-        for n, call in enumerate(entry.get("calls") if isinstance(entry.get("calls"), list) else []):
-            if not isinstance(call, dict):
-                continue
-            name = call.get("tool_name") or call.get("name")
-            args = json.dumps(call.get("parameters", call.get("arguments", {})), ensure_ascii=False)
-            result = results[n].get("content") if n < len(results) and isinstance(results[n], dict) else None
-            line = f"[calls {name}({args})" + (f" -> {str(result)[:RESULT_CHARS]}]" if result is not None else "]")
-            calls_by_turn.setdefault(entry.get("turn"), []).append(line)
+        if isinstance(entry.get("calls"), list):
+            results = entry.get("results") if isinstance(entry.get("results"), list) else []
+            pairs = [(c, results[n] if n < len(results) else None) for n, c in enumerate(entry["calls"])]
+        else:
+            pairs = [(entry.get("call"), entry.get("result"))]
+        calls_by_turn.setdefault(repr(entry.get("turn")), []).extend(
+            _call_line(c, r) for c, r in pairs if isinstance(c, dict))
     lines = []
-    for message in trajectory.get("dialogue") or []:
+    dialogue = trajectory.get("dialogue")
+    for message in dialogue if isinstance(dialogue, list) else []:
         if not isinstance(message, dict):
             continue
         role, content = message.get("role"), message.get("content")
-        calls = calls_by_turn.pop(message.get("turn"), []) if role == "agent" else []
+        calls = calls_by_turn.pop(repr(message.get("turn")), []) if role == "agent" else []
         lines.append(f"{role}: " + " ".join(calls + [str(content if content is not None else "")]))
+    lines += [f"agent: {' '.join(calls)}" for calls in calls_by_turn.values() if calls]
     return lines
 
 
