@@ -23,7 +23,6 @@ an episode; provider failures propagate as infrastructure errors.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from typing import Any
@@ -78,14 +77,12 @@ def says_stop(message: str) -> bool:
 
 
 def _json_object(text: str | None) -> dict | None:
-    if not text:
-        return None
-    m = re.search(r"\{.*\}", text, re.DOTALL)
-    if not m:
-        return None
+    """The reply's JSON object, or None (the judges' reader: egoeval.verifiers.judge)."""
+    from egoeval.verifiers.judge import json_object
+
     try:
-        obj = json.loads(m.group(0))
-    except json.JSONDecodeError:
+        obj = json_object(text)
+    except ValueError:
         return None
     return obj if isinstance(obj, dict) else None
 
