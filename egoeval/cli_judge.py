@@ -38,10 +38,11 @@ def add_judge_parsers(sub, parser_class) -> None:
     a.set_defaults(func=cmd_judge_agreement)
 
 
-def episodes(paths: list[str]) -> Iterator[tuple[str, str, dict]]:
-    """(episode label, task id, trajectory) of every scorable episode in logs and results
-    files. Labels name the file (``PATH:episode`` or ``PATH:task_id``), so episodes of two
-    runs never share one (human labels refer to episodes by it)."""
+def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
+    """(record head, trajectory) of every scorable episode in logs and results files. The
+    head's ``episode`` label names the file (``PATH:episode`` or ``PATH:task_id``), so
+    episodes of two runs never share one (human labels refer to episodes by it); a log's
+    episodes also carry their ``log`` and ``episode_id``."""
     from egoeval.scoring import expand_inputs, unscorable
     from egoeval.trajectory import read_log, read_results_file, results_file_stem
 
@@ -49,27 +50,28 @@ def episodes(paths: list[str]) -> Iterator[tuple[str, str, dict]]:
         if path.suffix == ".jsonl":
             for ep in read_log(path)[1]:
                 if not unscorable(ep):
-                    yield f"{path}:{ep.episode}", ep.task, ep.as_trajectory()
+                    yield ({"episode": f"{path}:{ep.episode}", "task": ep.task, "log": str(path),
+                            "episode_id": ep.episode}, ep.as_trajectory())
         elif (named := results_file_stem(path)) is not None:
             for n, traj in enumerate(read_results_file(path), 1):
                 if isinstance(traj, dict):
                     task = f"egobench/{named[0]}/{traj.get('task_id', n)}"
-                    yield f"{path}:{traj.get('task_id', n)}", task, traj
+                    yield {"episode": f"{path}:{traj.get('task_id', n)}", "task": task}, traj
 
 
-async def _judge_all(todo: list[tuple[str, str, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
+async def _judge_all(todo: list[tuple[dict, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
                      on_done: Any) -> list[dict]:
     from egoeval.suites import get_task
     from egoeval.verifiers.rubric import judge_rubric_async, rubric_for, transcript
 
     gate = asyncio.Semaphore(max(1, args.max_concurrency))
 
-    async def one(label: str, task_id: str, traj: dict) -> dict:
-        record: dict[str, Any] = {"episode": label, "task": task_id}
+    async def one(head: dict, traj: dict) -> dict:
+        record: dict[str, Any] = dict(head)
         try:
-            items = rubric_for(get_task(task_id), rubrics)
+            items = rubric_for(get_task(head["task"]), rubrics)
         except KeyError:
-            record.update(error=f"unknown task {task_id!r}", passed=None)
+            record.update(error=f"unknown task {head['task']!r}", passed=None)
         except Exception as exc:  # noqa: BLE001 - one task's rubric failing is that episode's result
             record.update(error=f"no rubric: {type(exc).__name__}: {exc}", passed=None)
         else:
@@ -79,7 +81,7 @@ async def _judge_all(todo: list[tuple[str, str, dict]], rubrics: dict | None, ju
         on_done(record)
         return record
 
-    return list(await asyncio.gather(*(one(*e) for e in todo)))
+    return list(await asyncio.gather(*(one(head, traj) for head, traj in todo)))
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
@@ -87,7 +89,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from egoeval.players import log_file
     from egoeval.trajectory import BadInput
     from egoeval.verifiers.judge import judge_client
-    from egoeval.verifiers.rubric import load_rubrics, windows
+    from egoeval.verifiers.rubric import JUDGEMENTS, load_rubrics, windows
 
     try:
         windows(0, args.window, args.overlap)
@@ -112,8 +114,13 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     records = asyncio.run(_judge_all(todo, rubrics, judge, args, progress))
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        _write(args.out, records)
+    by_log: dict[str, list[dict]] = {}
+    for r in records:
+        if r.get("log"):
+            by_log.setdefault(r["log"], []).append(r)
+    for log, mine in by_log.items():  # beside each run: report and view pick them up
+        _write(Path(log).parent / JUDGEMENTS, mine)
     judged = [r for r in records if r.get("passed") is not None]
     errors = [r for r in records if r.get("error")]
     summary = {"judge_model": judge.model, "w": args.window, "delta": args.overlap, "episodes": len(records),
@@ -128,9 +135,14 @@ def cmd_judge(args: argparse.Namespace) -> int:
               f"{summary['mean_fraction_met']}; {summary['no_rubric']} without a rubric; {summary['errors']} errors")
         for r in errors[:10]:
             print(f"  {r['episode']}: {r['error']}", file=sys.stderr)
-        if args.out:
-            print(f"judgements: {args.out}")
+        for where in ([args.out] if args.out else []) + [str(Path(log).parent / JUDGEMENTS) for log in by_log]:
+            print(f"judgements: {where}")
     return EXIT_OK
+
+
+def _write(path: str | Path, records: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
 def cmd_judge_agreement(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ class Record:
     epoch: int
     verdict: Any
     counters: dict = field(default_factory=dict)
+    rubric: dict | None = None  # the rubric judge's record, when the run was judged (egoeval judge)
 
 
 def _model_of(header: dict, path: Path) -> str:
@@ -59,8 +60,11 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
     infra: Counter = Counter()
     for path in expand_inputs(paths):
         if path.suffix == ".jsonl":
+            from egoeval.verifiers.rubric import read_judgements
+
             header, episodes = read_log(path)
             model = _model_of(header, path)
+            judged = read_judgements(path.parent)
             for ep in episodes:
                 if ep.finished and ep.end_reason == "infra_error":
                     infra[model] += 1
@@ -83,7 +87,8 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                 mode = f"{ep.mode}+{ep.persona}" if ep.persona else ep.mode  # persona splits show as modes
                 for v in scored.verdicts:
                     scenario = egobench.split_file(v.scenario)[0]
-                    records.append(Record(model, suite, scenario, group, mode, ep.task, ep.epoch, v, counters))
+                    records.append(Record(model, suite, scenario, group, mode, ep.task, ep.epoch, v, counters,
+                                          judged.get(ep.episode)))
         else:
             named = results_file_stem(path)
             if named is None:
@@ -160,6 +165,19 @@ def _persona_splits(records: list[Record]) -> dict[str, dict[str, dict]]:
                   for value, v in sorted(values.items())} for dim, values in sorted(groups.items())}
 
 
+def _rubric_summary(records: list[Record]) -> dict:
+    """The rubric judge over the judged episodes (empty when none was judged)."""
+    judged = [r.rubric for r in records if r.rubric]
+    scored = [j for j in judged if j.get("passed") is not None]
+    if not judged:
+        return {}
+    return {"episodes": len(scored), "passed": sum(bool(j["passed"]) for j in scored),
+            "pass_rate": round(100 * sum(bool(j["passed"]) for j in scored) / len(scored), 2) if scored else 0.0,
+            "mean_fraction": round(sum(j.get("fraction") or 0 for j in scored) / len(scored), 4) if scored else 0.0,
+            "judge_models": sorted({str(j.get("judge_model")) for j in judged}),
+            "errors": sum(bool(j.get("error")) for j in judged)}
+
+
 def _artifact_summary(verdicts: list[dict]) -> dict:
     passed = sum(bool(v.get("joint_success")) for v in verdicts)
     return {"tasks": len(verdicts), "passed": passed, "pass_rate": round(100 * passed / len(verdicts), 2),
@@ -196,6 +214,7 @@ def build(paths: list[str], profile: Any) -> dict:
             "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
                             for k, v in overall.get("error_rates", {}).items()} if overall else {},
             "error_examples": _examples(mine), "user_fidelity": _fidelity(mine), "personas": _persona_splits(mine),
+            "rubric": _rubric_summary(mine),
             "error_categories_by_scenario": {
                 sc: dict(sorted(Counter(r.verdict.error_category for r in mine if r.scenario == sc
                                         and r.verdict.error_category and not r.verdict.excluded).items()))
@@ -267,6 +286,11 @@ def render(report: dict, fmt: str) -> str:
                 lines.append(f"{scenario}: " + ", ".join(f"{k} {v}" for k, v in failed.items()))
         for cat, examples in (m.get("error_examples") or {}).items():
             lines.append(f"e.g. {cat}: " + "; ".join(examples))
+        if m.get("rubric"):
+            r = m["rubric"]
+            lines.append(f"rubric judge ({', '.join(r['judge_models'])}): {r['passed']}/{r['episodes']} episodes met "
+                         f"every item ({r['pass_rate']:.1f}%), mean fraction met {r['mean_fraction']:.2f}"
+                         + (f"; {r['errors']} not judged (judge errors)" if r["errors"] else ""))
         for dim, values in (m.get("personas") or {}).items():
             lines.append(f"joint by persona {dim}: " + ", ".join(f"{k} {v['Joint']:.1f}% ({v['episodes']})"
                                                                  for k, v in values.items()))

@@ -204,8 +204,23 @@ def _answers_html(answers: Any) -> str:
             f"</p>")
 
 
+def _rubric_html(record: Any) -> str:
+    """The rubric judge's items for this episode, met or not, with their history."""
+    if not isinstance(record, dict):
+        return ""
+    if record.get("error"):
+        return f"<h2>Rubric judge</h2><p class='fail'>{_e(record['error'])}</p>"
+    rows = "".join(f"<tr class='{'matched' if i.get('met') else 'missing'}'><td>{_e(i.get('id'))}</td>"
+                   f"<td>{'met' if i.get('met') else 'unmet'}</td><td>{_e(i.get('text'))}</td><td>"
+                   + _e(", ".join(f"window {h.get('window')}: {h.get('status')}" for h in i.get("history") or []))
+                   + "</td></tr>" for i in record.get("items") or [])
+    return (f"<h2>Rubric judge</h2><p id='rubric'>{_e(record.get('judge_model'))}, windows of {_e(record.get('w'))} "
+            f"turns overlapping by {_e(record.get('delta'))}: {_e(record.get('met'))}/{_e(record.get('total'))} met"
+            f"</p><table class='gt'>{rows}</table>")
+
+
 def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = None,
-                  log_dir: Path | None = None) -> str:
+                  log_dir: Path | None = None, rubric: dict | None = None) -> str:
     start, end, verdict = ep["start"], ep["end"], ep["verdict"] or {}
     task = start["task"]
     obs = next((e for e in ep["events"] if e.get("event") == "observation"), None)
@@ -226,6 +241,7 @@ def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = No
                 parts.append(f"<div class='call'><pre>{_e(call)}</pre><pre>&rarr; {_e(content)}</pre></div>")
     if task.startswith("artifacts/") and workspace is not None:
         parts.append(_artifact_html(ep, verdict, workspace, folder, name))
+    parts.append(_rubric_html(rubric))
     parts.append(_gt_html(task, verdict))
     diff = verdict.get("diff") or []
     parts.append("<h2>Final state against the ground truth</h2>" + (
@@ -239,6 +255,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     """Write the viewer for ``logs`` (files or log dirs) into ``out``; returns index.html."""
     from egoeval.players import log_file
     from egoeval.trajectory import episode_workspace
+    from egoeval.verifiers.rubric import read_judgements
 
     out = Path(out)
     (out / "episodes").mkdir(parents=True, exist_ok=True)
@@ -246,12 +263,14 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     for log in map(log_file, logs):
         header, episodes = _episodes(log)
         model = ((header.get("config") or {}).get("agent")) or log.parent.name
+        judged = read_judgements(log.parent)
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")
             workspace = episode_workspace(log.parent, start["episode"])
             (out / "episodes" / f"{name}.html").write_text(
-                _episode_page(ep, out / "episodes", name, workspace, log.parent), encoding="utf-8")
+                _episode_page(ep, out / "episodes", name, workspace, log.parent, judged.get(start["episode"])),
+                encoding="utf-8")
             text = " ".join(str(e.get("content", "")) for e in ep["events"] if e.get("event") == "message").lower()
             task = start["task"]
             index.append({"model": model, "task": task, "scenario": task.split("/")[1] if "/" in task else "",

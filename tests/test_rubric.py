@@ -217,6 +217,23 @@ def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatc
     assert code == 0 and "1/1 episodes met every item" in capsys.readouterr().out
     [record] = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["task"] == task.id and record["passed"] is True and record["judge_model"] == "openai/judge-model"
+    # the judgements also land beside the run, where report and view find them
+    beside = [json.loads(line) for line in (tmp_path / "run" / "rubric.jsonl").read_text().splitlines()]
+    assert beside == [record] and record["episode_id"] == "egobench/order1/1@1"
+    from egoeval.report import build, render
+    from egoeval.verifiers.profiles import get_profile
+    from egoeval.viewer import build_viewer
+
+    report = build([str(tmp_path / "run")], get_profile("egobench"))
+    assert report["models"]["oracle"]["rubric"] == {"episodes": 1, "passed": 1, "pass_rate": 100.0,
+                                                     "mean_fraction": 1.0, "judge_models": ["openai/judge-model"],
+                                                     "errors": 0}
+    assert "rubric judge (openai/judge-model): 1/1 episodes met every item" in render(report, "md")
+    build_viewer([tmp_path / "run"], tmp_path / "view")
+    [page] = (tmp_path / "view" / "episodes").glob("*.html")
+    assert "<h2>Rubric judge</h2>" in page.read_text() and "window 1: met" in page.read_text()
+    assert main(["score", str(tmp_path / "run")]) == 0  # the judgements beside the log are not taken for a log
+    assert "joint 1" in capsys.readouterr().out
     assert {i["id"] for i in record["items"]} == {"tell-1", "do-1", "do-2"}
     human = tmp_path / "human.jsonl"
     human.write_text(json.dumps({"episode": record["episode"], "items": {"tell-1": True, "do-1": False}}) + "\n")

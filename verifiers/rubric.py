@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 STATUSES = ("met", "negated", "unchanged")
+JUDGEMENTS = "rubric.jsonl"  # beside a run's log: its episodes' judgements (egoeval judge writes it)
 WINDOW, OVERLAP = 10, 2
 RESULT_CHARS = 400  # a tool result is cut to this many characters in the transcript
 
@@ -220,6 +221,23 @@ async def judge_rubric_async(items: list[RubricItem], turns: list[str], judge: A
     result.update(met=met, total=len(items), fraction=round(met / len(items), 4) if items else None,
                   passed=None if result["error"] or not items else met == len(items))
     return result
+
+
+def read_judgements(log_dir: str | Path) -> dict[str, dict]:
+    """A run's rubric judgements by episode id (empty when it was never judged; a torn or
+    foreign line is skipped, never raised on)."""
+    path = Path(log_dir) / JUDGEMENTS
+    out: dict[str, dict] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("episode_id"), str):
+            out[record["episode_id"]] = record
+    return out
 
 
 def judge_rubric(items: list[RubricItem], turns: list[str], judge: Any, w: int = WINDOW, delta: int = OVERLAP,
