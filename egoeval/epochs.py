@@ -16,9 +16,8 @@ the same inputs give the same interval.
 
 from __future__ import annotations
 
-import random
 from math import comb
-from typing import Callable, Sequence
+from typing import Sequence
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -67,18 +66,32 @@ def _mean(values) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def bootstrap_ci(per_task: dict[str, list[float]], statistic: Callable[[list[float]], float] = _mean,
-                 resamples: int = 2000, level: float = 0.95, seed: int = 0) -> tuple[float, float]:
-    """A percentile interval for ``statistic`` of all values, resampling tasks (clusters)."""
+def bootstrap_ci(per_task: dict[str, list[float]], resamples: int = 2000, level: float = 0.95,
+                 seed: int = 0) -> tuple[float, float]:
+    """A percentile interval for the mean of all values, resampling tasks (clusters)."""
+    return ratio_ci({t: (sum(v), len(v)) for t, v in per_task.items()}, resamples, level, seed)
+
+
+def ratio_ci(per_task: dict[str, tuple[float, float]], resamples: int = 2000, level: float = 0.95,
+             seed: int = 0) -> tuple[float, float]:
+    """A percentile interval for sum(numerators) / sum(denominators) over tasks resampled
+    with replacement: a mean (sum, count), a success rate, or a pooled ratio such as
+    MicroAcc (matched, ground-truth calls). Vectorised: 10,000 tasks take milliseconds."""
+    import numpy as np
+
     tasks = sorted(per_task)
     if not tasks:
         return (0.0, 0.0)
-    rng = random.Random(seed)
+    num = np.array([float(per_task[t][0]) for t in tasks])
+    den = np.array([float(per_task[t][1]) for t in tasks])
+    rng = np.random.default_rng(seed)
     stats = []
-    for _ in range(resamples):
-        drawn = [per_task[tasks[rng.randrange(len(tasks))]] for _ in tasks]
-        stats.append(statistic([x for values in drawn for x in values]))
-    stats.sort()
-    low = stats[int((1 - level) / 2 * resamples)]
-    high = stats[min(resamples - 1, int((1 + level) / 2 * resamples))]
-    return (low, high)
+    block = max(1, 2_000_000 // len(tasks))  # resamples drawn at once, ~16 MB of indices
+    for start in range(0, resamples, block):
+        idx = rng.integers(0, len(tasks), size=(min(block, resamples - start), len(tasks)))
+        total = den[idx].sum(axis=1)
+        stats.append(np.divide(num[idx].sum(axis=1), total, out=np.zeros_like(total), where=total > 0))
+    values = np.sort(np.concatenate(stats))
+    low = values[int((1 - level) / 2 * resamples)]
+    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
+    return (float(low), float(high))

@@ -41,6 +41,7 @@ class Record:
     verdict: Any
     counters: dict = field(default_factory=dict)
     rubric: dict | None = None  # the rubric judge's record, when the run was judged (egoeval judge)
+    latencies: list[float] = field(default_factory=list)  # the agent's uncached step latencies, seconds
 
 
 def _model_of(header: dict, path: Path) -> str:
@@ -88,7 +89,7 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                 for v in scored.verdicts:
                     scenario = egobench.split_file(v.scenario)[0]
                     records.append(Record(model, suite, scenario, group, mode, ep.task, ep.epoch, v, counters,
-                                          judged.get(ep.episode)))
+                                          judged.get(ep.episode), ep.step_latencies))
         else:
             named = results_file_stem(path)
             if named is None:
@@ -124,9 +125,14 @@ def _efficiency(records: list[Record]) -> dict:
         return round(sum(values) / len(values), 4) if values else 0.0
 
     calls, turns = mean("tool_calls_count"), mean("rounds_count")
-    return {"input_tokens": mean("input_tokens"), "output_tokens": mean("output_tokens"), "cost": mean("cost"),
-            "turns": turns, "tool_calls": calls, "tool_calls_per_turn": round(calls / turns, 4) if turns else 0.0,
-            "latency_s": mean("wall_s")}
+    out = {"input_tokens": mean("input_tokens"), "output_tokens": mean("output_tokens"), "cost": mean("cost"),
+           "turns": turns, "tool_calls": calls, "tool_calls_per_turn": round(calls / turns, 4) if turns else 0.0,
+           "latency_s": mean("wall_s")}
+    steps = sorted(x for r in records for x in r.latencies)
+    if steps:  # the model's answer time per agent step (cache hits left out)
+        out["step_latency_s"] = {f"p{q}": round(steps[min(len(steps) - 1, int(q / 100 * len(steps)))], 4)
+                                 for q in (50, 90, 99)}
+    return out
 
 
 def _fidelity(records: list[Record]) -> dict:
@@ -207,9 +213,10 @@ def build(paths: list[str], profile: Any) -> dict:
             attempts[f"{r.task}:{r.mode}"].append(bool(r.verdict.joint_success))
         epochs = suite_metrics(attempts) if attempts and min(len(v) for v in attempts.values()) > 1 else {}
         low, high = bootstrap_ci({t: [float(x) for x in v] for t, v in attempts.items()}) if attempts else (0.0, 0.0)
+        intervals = _intervals(mine)
         report["models"][model] = {
             "rows": rows, "overall": _row(overall) if overall else {},
-            "joint_ci95": [round(low, 4), round(high, 4)],
+            "joint_ci95": [round(low, 4), round(high, 4)], "ci95": intervals,
             "error_categories": overall.get("error_category_counts", {}) if overall else {},
             "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
                             for k, v in overall.get("error_rates", {}).items()} if overall else {},
@@ -225,6 +232,31 @@ def build(paths: list[str], profile: Any) -> dict:
             "epochs": {name: {str(k): round(v, 4) for k, v in values.items()} for name, values in epochs.items()},
         }
     return report
+
+
+def _intervals(records: list[Record]) -> dict[str, list[float]]:
+    """95 % bootstrap intervals (task x mode clusters resampled, their epochs together, as
+    for ``joint_ci95``) for Tool, Result, Joint, pooled Micro and, over the tasks that ask
+    for a value, Answers."""
+    from egoeval.epochs import ratio_ci
+
+    by_task: dict[str, list[Any]] = defaultdict(list)
+    for r in records:
+        if not r.verdict.excluded:
+            by_task[f"{r.task}:{r.mode}"].append(r.verdict)
+    if not by_task:
+        return {}
+    parts = {"Tool": lambda vs: (sum(v.tool_success for v in vs), len(vs)),
+             "Result": lambda vs: (sum(v.result_success for v in vs), len(vs)),
+             "Joint": lambda vs: (sum(v.joint_success for v in vs), len(vs)),
+             "Micro (pooled)": lambda vs: (sum(v.matched_calls for v in vs), sum(v.gt_calls for v in vs))}
+    out = {name: [round(x, 4) for x in ratio_ci({t: part(vs) for t, vs in by_task.items()})]
+           for name, part in parts.items()}
+    asked = {t: [v for v in vs if v.answers and v.answers.get("expected")] for t, vs in by_task.items()}
+    asked = {t: (sum(bool(v.answers["passed"]) for v in vs), len(vs)) for t, vs in asked.items() if vs}
+    if asked:
+        out["Answers"] = [round(x, 4) for x in ratio_ci(asked)]
+    return out
 
 
 def _row(summary: dict) -> dict:
@@ -267,9 +299,12 @@ def render(report: dict, fmt: str) -> str:
         if not m["rows"]:
             lines += ["", f"**{model}**: infrastructure errors: {m['infra_errors']}"]
         else:
-            lines += ["", f"**{model}**: joint 95% CI {100 * m['joint_ci95'][0]:.1f}–{100 * m['joint_ci95'][1]:.1f} %; "
+            lines += ["", f"**{model}**: 95% CI " + ", ".join(f"{k} {100 * lo:.1f}–{100 * hi:.1f}"
+                                                              for k, (lo, hi) in (m.get("ci95") or {}).items()) + " %; "
                   f"{eff['input_tokens']:.0f} input / {eff['output_tokens']:.0f} output tokens, {eff['turns']:.2f} turns, "
                       f"{eff['tool_calls']:.2f} tool calls per episode; infrastructure errors: {m['infra_errors']}"]
+            if eff.get("step_latency_s"):
+                lines.append("agent step latency: " + ", ".join(f"{k} {v:.2f} s" for k, v in eff["step_latency_s"].items()))
         if m["error_categories"]:
             lines.append("error categories: " + ", ".join(f"{k} {v}" for k, v in m["error_categories"].items()))
         rates = m.get("error_rates") or {}

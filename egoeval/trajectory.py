@@ -90,10 +90,13 @@ class Episode:
     counters: dict = field(default_factory=dict)
     finished: bool = False  # an episode_end was written
     persona: str | None = None  # the simulated user's persona, when the run used one
+    step_latencies: list[float] = field(default_factory=list)  # the agent's uncached steps, seconds
 
     def apply(self, ev: dict) -> None:
         """Take one of this episode's events into account (start events are the caller's)."""
         kind = ev.get("event")
+        if kind in ("tool_calls", "message") and isinstance(ev.get("latency_s"), (int, float)) and not ev.get("cached"):
+            self.step_latencies.append(float(ev["latency_s"]))
         if kind == "tool_calls":
             self.tool_calls.append({k: ev.get(k) for k in ("turn", "calls", "results")})
         elif kind == "message":

@@ -88,3 +88,30 @@ def test_artifact_episodes_in_the_report(tmp_path):
     asyncio.run(runner.run())
     art = build([str(runner.log_path)], EGOBENCH)["models"]["oracle"]["artifacts"]
     assert art["passed"] == art["tasks"] == 1 and art["self_verification"] == {"verified": 1}
+
+
+def test_intervals_for_every_rate_contain_their_estimate(shared):
+    report = build([str(shared / "trajectories")], EGOBENCH)
+    [model] = report["models"].values()
+    ci, overall = model["ci95"], model["overall"]
+    assert ci["Joint"] == model["joint_ci95"]
+    for name in ("Tool", "Result", "Joint", "Answers"):
+        low, high = ci[name]
+        assert low < overall[name] / 100 < high, name
+    scored = score_paths([str(shared / "trajectories")], EGOBENCH).overall
+    assert ci["Micro (pooled)"][0] < scored["pooled_micro_acc"] < ci["Micro (pooled)"][1]
+    assert "95% CI Tool" in render(report, "md")
+
+
+def test_step_latency_percentiles_leave_cache_hits_out():
+    from egoeval.report import Record, _efficiency
+    from egoeval.trajectory import Episode
+
+    ep = Episode("e", "demo/retail/1")
+    for n, seconds in enumerate([0.5, 1.0, 2.0, 4.0]):
+        ep.apply({"event": "tool_calls", "turn": n, "calls": [], "results": [], "latency_s": seconds})
+    ep.apply({"event": "message", "role": "agent", "turn": 9, "content": "hi", "latency_s": 0.001, "cached": True})
+    ep.apply({"event": "message", "role": "user", "turn": 9, "content": "STOP"})
+    assert ep.step_latencies == [0.5, 1.0, 2.0, 4.0]
+    record = Record("m", "demo", "retail", "retail", "easy", "demo/retail/1", 1, None, {}, None, ep.step_latencies)
+    assert _efficiency([record])["step_latency_s"] == {"p50": 2.0, "p90": 4.0, "p99": 4.0}
