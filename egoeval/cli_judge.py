@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -61,6 +60,8 @@ def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
 
 async def _judge_all(todo: list[tuple[dict, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
                      on_done: Any) -> list[dict]:
+    import asyncio
+
     from egoeval.suites import get_task
     from egoeval.verifiers.rubric import judge_rubric_async, rubric_for, transcript
 
@@ -111,6 +112,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         done[0] += 1
         if sys.stderr.isatty():
             print(f"\rjudged {done[0]}/{len(todo)}", end="", file=sys.stderr, flush=True)
+
+    import asyncio
 
     records = asyncio.run(_judge_all(todo, rubrics, judge, args, progress))
     if args.out:

@@ -18,7 +18,6 @@ its tasks, else derived from the ground truth: one item per fact the agent must 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -243,6 +242,7 @@ def read_judgements(log_dir: str | Path) -> dict[str, dict]:
 def judge_rubric(items: list[RubricItem], turns: list[str], judge: Any, w: int = WINDOW, delta: int = OVERLAP,
                  attempts: int = 3) -> dict:
     """:func:`judge_rubric_async` for synchronous callers."""
+    import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=1) as pool:
