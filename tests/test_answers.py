@@ -27,10 +27,17 @@ def test_expected_facts_per_scenario(task_id, expected):
 
 
 def test_every_task_that_asks_for_a_total_gets_a_fact():
+    from egoeval.verifiers.answers import ground_truth_results
+
+    untrusted = []
     for task in load_tasks("egobench"):
-        asks = any(c["tool_name"].startswith("compute_total") for c in task.ground_truth)
-        if asks:
-            assert expected_facts(task), task.id
+        if any(c["tool_name"].startswith("compute_total") for c in task.ground_truth):
+            if expected_facts(task):
+                continue
+            untrusted.append(task.id)  # only where the ground truth's own total failed on the seed
+            assert any(isinstance(v, dict) and v.get("status") == "partial_success"
+                       for c, v, _ in ground_truth_results(task) if c["tool_name"].startswith("compute_total")), task.id
+    assert untrusted == ["egobench/retail8/16"]
 
 
 def test_numbers_in_any_format_and_tolerances():
