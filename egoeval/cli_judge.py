@@ -90,7 +90,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from egoeval.players import log_file
     from egoeval.trajectory import BadInput
     from egoeval.verifiers.judge import judge_client
-    from egoeval.verifiers.rubric import JUDGEMENTS, load_rubrics, windows
+    from egoeval.verifiers.rubric import judgements_path, load_rubrics, windows
 
     try:
         windows(0, args.window, args.overlap)
@@ -123,7 +123,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
         if r.get("log"):
             by_log.setdefault(r["log"], []).append(r)
     for log, mine in by_log.items():  # beside each run: report and view pick them up
-        _write(Path(log).parent / JUDGEMENTS, mine)
+        _write(judgements_path(log), mine)
     judged = [r for r in records if r.get("passed") is not None]
     errors = [r for r in records if r.get("error")]
     summary = {"judge_model": judge.model, "w": args.window, "delta": args.overlap, "episodes": len(records),
@@ -138,7 +138,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
               f"{summary['mean_fraction_met']}; {summary['no_rubric']} without a rubric; {summary['errors']} errors")
         for r in errors[:10]:
             print(f"  {r['episode']}: {r['error']}", file=sys.stderr)
-        for where in ([args.out] if args.out else []) + [str(Path(log).parent / JUDGEMENTS) for log in by_log]:
+        for where in ([args.out] if args.out else []) + [str(judgements_path(log)) for log in by_log]:
             print(f"judgements: {where}")
     return EXIT_OK
 

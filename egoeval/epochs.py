@@ -80,18 +80,20 @@ def ratio_ci(per_task: dict[str, tuple[float, float]], resamples: int = 2000, le
     import numpy as np
 
     tasks = sorted(per_task)
-    if not tasks:
+    if not tasks or resamples < 1:
         return (0.0, 0.0)
     num = np.array([float(per_task[t][0]) for t in tasks])
     den = np.array([float(per_task[t][1]) for t in tasks])
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)  # numpy's documented stream: the same interval for the same inputs
     stats = []
     block = max(1, 2_000_000 // len(tasks))  # resamples drawn at once, ~16 MB of indices
     for start in range(0, resamples, block):
         idx = rng.integers(0, len(tasks), size=(min(block, resamples - start), len(tasks)))
         total = den[idx].sum(axis=1)
-        stats.append(np.divide(num[idx].sum(axis=1), total, out=np.zeros_like(total), where=total > 0))
+        stats.append(num[idx].sum(axis=1)[total > 0] / total[total > 0])  # an all-zero draw has no ratio
     values = np.sort(np.concatenate(stats))
-    low = values[int((1 - level) / 2 * resamples)]
-    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
+    if not len(values):
+        return (0.0, 0.0)
+    low = values[int((1 - level) / 2 * len(values))]
+    high = values[min(len(values) - 1, int((1 + level) / 2 * len(values)))]
     return (float(low), float(high))

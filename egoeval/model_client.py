@@ -151,9 +151,6 @@ def classify(exc: Exception) -> str:
     return "retry" if type(exc).__module__.startswith(("httpx", "httpcore", "openai", "aiohttp")) else "infra"
 
 
-_UNPRICED: set[str] = set()  # models LiteLLM's price map does not know
-
-
 class ModelClient:
     """Chat completions for one model; see the module docstring."""
 
@@ -241,11 +238,10 @@ class ModelClient:
                  for c in (getattr(message, "tool_calls", None) or [])]
         usage = getattr(response, "usage", None)
         cost = (getattr(response, "_hidden_params", None) or {}).get("response_cost")  # LiteLLM's own figure
-        if cost is None and self.model not in _UNPRICED:
+        if cost is None:
             try:
                 cost = litellm().completion_cost(completion_response=response)
-            except Exception:  # noqa: BLE001 - no price known for this model: not asked again (~1 ms a try)
-                _UNPRICED.add(self.model)
+            except Exception:  # noqa: BLE001 - no price known for this model
                 cost = 0.0
         cost = float(cost or 0.0)
         audio = getattr(message, "audio", None)

@@ -65,7 +65,7 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
 
             header, episodes = read_log(path)
             model = _model_of(header, path)
-            judged = read_judgements(path.parent)
+            judged = read_judgements(path)
             for ep in episodes:
                 if ep.finished and ep.end_reason == "infra_error":
                     infra[model] += 1
@@ -172,14 +172,16 @@ def _persona_splits(records: list[Record]) -> dict[str, dict[str, dict]]:
 
 
 def _rubric_summary(records: list[Record]) -> dict:
-    """The rubric judge over the judged episodes (empty when none was judged)."""
+    """The rubric judge over the judged episodes (empty when none was judged). A record
+    whose ``passed`` is not a boolean or whose ``fraction`` is not a number counts as not
+    judged (the file is the judge's output, but read as untrusted input)."""
     judged = [r.rubric for r in records if r.rubric]
-    scored = [j for j in judged if j.get("passed") is not None]
+    scored = [j for j in judged if isinstance(j.get("passed"), bool) and isinstance(j.get("fraction"), (int, float))]
     if not judged:
         return {}
-    return {"episodes": len(scored), "passed": sum(bool(j["passed"]) for j in scored),
-            "pass_rate": round(100 * sum(bool(j["passed"]) for j in scored) / len(scored), 2) if scored else 0.0,
-            "mean_fraction": round(sum(j.get("fraction") or 0 for j in scored) / len(scored), 4) if scored else 0.0,
+    return {"episodes": len(scored), "passed": sum(j["passed"] for j in scored),
+            "pass_rate": round(100 * sum(j["passed"] for j in scored) / len(scored), 2) if scored else 0.0,
+            "mean_fraction": round(sum(j["fraction"] for j in scored) / len(scored), 4) if scored else 0.0,
             "judge_models": sorted({str(j.get("judge_model")) for j in judged}),
             "errors": sum(bool(j.get("error")) for j in judged)}
 
@@ -194,7 +196,7 @@ def _artifact_summary(verdicts: list[dict]) -> dict:
 
 def build(paths: list[str], profile: Any) -> dict:
     """The report as plain data (what every format prints)."""
-    from egoeval.epochs import bootstrap_ci, suite_metrics
+    from egoeval.epochs import suite_metrics
 
     artifacts: list[dict] = []
     records, infra = collect(paths, profile, artifacts)
@@ -210,13 +212,13 @@ def build(paths: list[str], profile: Any) -> dict:
         overall = _summary(mine, profile) if mine else {}
         attempts: dict[str, list[bool]] = defaultdict(list)
         for r in sorted(mine, key=lambda r: (r.task, r.mode, r.epoch)):
-            attempts[f"{r.task}:{r.mode}"].append(bool(r.verdict.joint_success))
+            if not r.verdict.excluded:  # as in every other metric
+                attempts[f"{r.task}:{r.mode}"].append(bool(r.verdict.joint_success))
         epochs = suite_metrics(attempts) if attempts and min(len(v) for v in attempts.values()) > 1 else {}
-        low, high = bootstrap_ci({t: [float(x) for x in v] for t, v in attempts.items()}) if attempts else (0.0, 0.0)
         intervals = _intervals(mine)
         report["models"][model] = {
             "rows": rows, "overall": _row(overall) if overall else {},
-            "joint_ci95": [round(low, 4), round(high, 4)], "ci95": intervals,
+            "joint_ci95": intervals.get("Joint", [0.0, 0.0]), "ci95": intervals,
             "error_categories": overall.get("error_category_counts", {}) if overall else {},
             "error_rates": {k: (round(v, 4) if isinstance(v, float) else v)
                             for k, v in overall.get("error_rates", {}).items()} if overall else {},

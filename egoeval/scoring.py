@@ -32,15 +32,13 @@ class ScoreReport:
 
 def expand_inputs(paths: list[str]) -> list[Path]:
     """Files named directly, and the results files and logs inside named folders."""
-    from egoeval.runner import LOG_NAME
+    from egoeval.verifiers.rubric import JUDGEMENTS
 
     out: list[Path] = []
     for p in map(Path, paths):
-        if (p / LOG_NAME).is_file():  # a run's log dir: its log (not the judgements or verdicts beside it)
-            out.append(p / LOG_NAME)
-        elif p.is_dir():
-            out += sorted(x for x in p.iterdir() if x.suffix in (".json", ".jsonl") and
-                          (x.suffix == ".jsonl" or results_file_stem(x)))
+        if p.is_dir():  # its logs (not the judgements beside them) and results files
+            out += sorted(x for x in p.iterdir() if (x.suffix == ".jsonl" and not x.name.endswith(JUDGEMENTS))
+                          or (x.suffix == ".json" and results_file_stem(x)))
         elif p.exists():
             out.append(p)
         else:

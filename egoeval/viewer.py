@@ -210,10 +210,15 @@ def _rubric_html(record: Any) -> str:
         return ""
     if record.get("error"):
         return f"<h2>Rubric judge</h2><p class='fail'>{_e(record['error'])}</p>"
-    rows = "".join(f"<tr class='{'matched' if i.get('met') else 'missing'}'><td>{_e(i.get('id'))}</td>"
-                   f"<td>{'met' if i.get('met') else 'unmet'}</td><td>{_e(i.get('text'))}</td><td>"
-                   + _e(", ".join(f"window {h.get('window')}: {h.get('status')}" for h in i.get("history") or []))
-                   + "</td></tr>" for i in record.get("items") or [])
+    items = [i for i in record.get("items") or [] if isinstance(i, dict)] if isinstance(record.get("items"), list) else []
+
+    def history(item: dict) -> str:
+        steps = item.get("history") if isinstance(item.get("history"), list) else []
+        return ", ".join(f"window {h.get('window')}: {h.get('status')}" for h in steps if isinstance(h, dict))
+
+    rows = "".join(f"<tr class='{'matched' if i.get('met') is True else 'missing'}'><td>{_e(i.get('id'))}</td>"
+                   f"<td>{'met' if i.get('met') is True else 'unmet'}</td><td>{_e(i.get('text'))}</td>"
+                   f"<td>{_e(history(i))}</td></tr>" for i in items)
     return (f"<h2>Rubric judge</h2><p id='rubric'>{_e(record.get('judge_model'))}, windows of {_e(record.get('w'))} "
             f"turns overlapping by {_e(record.get('delta'))}: {_e(record.get('met'))}/{_e(record.get('total'))} met"
             f"</p><table class='gt'>{rows}</table>")
@@ -263,7 +268,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     for log in map(log_file, logs):
         header, episodes = _episodes(log)
         model = ((header.get("config") or {}).get("agent")) or log.parent.name
-        judged = read_judgements(log.parent)
+        judged = read_judgements(log)
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")

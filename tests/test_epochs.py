@@ -52,3 +52,12 @@ def test_bootstrap_is_clustered_and_reproducible():
     low, high = bootstrap_ci(per_task)
     assert low < 0.5 < high and (low, high) == bootstrap_ci(per_task)
     assert bootstrap_ci({"only": [1.0, 0.0]}) == (0.5, 0.5)
+
+
+def test_ratio_intervals_pool_and_skip_empty_draws():
+    from egoeval.epochs import ratio_ci
+
+    assert ratio_ci({"a": (0, 0), "b": (3, 4)}) == (0.75, 0.75)  # a draw of only 'a' has no ratio
+    assert ratio_ci({"a": (1, 2)}, resamples=0) == (0.0, 0.0)
+    low, high = ratio_ci({f"t{i}": (i % 3, 3) for i in range(60)})
+    assert low < 1 / 3 < high

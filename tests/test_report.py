@@ -115,3 +115,16 @@ def test_step_latency_percentiles_leave_cache_hits_out():
     assert ep.step_latencies == [0.5, 1.0, 2.0, 4.0]
     record = Record("m", "demo", "retail", "retail", "easy", "demo/retail/1", 1, None, {}, None, ep.step_latencies)
     assert _efficiency([record])["step_latency_s"] == {"p50": 2.0, "p90": 4.0, "p99": 4.0}
+
+
+def test_excluded_verdicts_stay_out_of_every_interval():
+    from egoeval.report import Record, _intervals
+    from egoeval.verifiers.verdict import Verdict
+
+    def record(task, joint, excluded=None):
+        v = Verdict("order1", task, joint, joint, joint, 1, 1, 1, None, None, excluded=excluded)
+        return Record("m", "egobench", "order", "order1", "easy", f"egobench/order1/{task}", 1, v)
+
+    kept = [record(n, n % 2 == 0) for n in range(40)]
+    excluded = [record(100 + n, False, excluded="GT contradicts the instruction") for n in range(40)]
+    assert _intervals(kept + excluded) == _intervals(kept)

@@ -218,7 +218,7 @@ def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatc
     [record] = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["task"] == task.id and record["passed"] is True and record["judge_model"] == "openai/judge-model"
     # the judgements also land beside the run, where report and view find them
-    beside = [json.loads(line) for line in (tmp_path / "run" / "rubric.jsonl").read_text().splitlines()]
+    beside = [json.loads(line) for line in (tmp_path / "run" / "run.rubric.jsonl").read_text().splitlines()]
     assert beside == [record] and record["episode_id"] == "egobench/order1/1@1"
     from egoeval.report import build, render
     from egoeval.verifiers.profiles import get_profile
@@ -241,3 +241,54 @@ def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatc
     assert main(["judge-agreement", str(out), str(human), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["pairs"] == 2 and result["agreement"] == 0.5 and result["kappa"] == 0.0  # judge always "met"
+
+
+def test_judgements_of_two_logs_in_one_folder_stay_apart(tmp_path, capsys):
+    """Two runs' logs side by side: each gets its own judgements, the reports keep them
+    apart, and the folder still scores (judgement files are not logs)."""
+    import shutil
+
+    from egoeval.agents import NullAgent, OracleAgent
+    from egoeval.observation import ObservationConfig
+    from egoeval.report import build
+    from egoeval.runner import RunConfig, Runner
+    from egoeval.users import ScriptedUser
+    from egoeval.verifiers.profiles import get_profile
+
+    task = get_task("egobench/order1/1")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for agent in (OracleAgent, NullAgent):
+        runner = Runner(RunConfig(agent=agent.name, observation=ObservationConfig(no_video=True)), [task], agent,
+                        lambda: ScriptedUser("easy"), tmp_path / agent.name)
+        asyncio.run(runner.run())
+        shutil.copyfile(runner.log_path, folder / f"{agent.name}.jsonl")
+
+    def met_if_added(body: dict) -> dict:  # the judge sees the calls: the null agent made none
+        prompt = body["messages"][1]["content"]
+        ids = re.findall(r"^- (\S+) \[", prompt, re.MULTILINE)
+        return reply(json.dumps({"items": {i: "met" if "[calls" in prompt else "unchanged" for i in ids}}))
+
+    with LoopbackLLM(met_if_added) as server:
+        assert main(["judge", str(folder), "--judge-model", "openai/j", "--judge-api-base", server.api_base,
+                     "--no-judge-cache"]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["null.jsonl", "null.rubric.jsonl", "oracle.jsonl",
+                                                        "oracle.rubric.jsonl"]
+    models = build([str(folder)], get_profile("egobench"))["models"]
+    assert models["oracle"]["rubric"]["passed"] == 1 and models["null"]["rubric"]["passed"] == 0
+    capsys.readouterr()
+    assert main(["score", str(folder)]) == 0 and "tool 1, result 1, joint 1" in capsys.readouterr().out
+
+
+def test_odd_judgement_files_are_read_not_raised_on(tmp_path):
+    from egoeval.report import Record, _rubric_summary
+    from egoeval.viewer import _rubric_html
+
+    odd = [{"passed": "false", "fraction": "0.5"}, {"passed": True, "fraction": 1, "items": "x"},
+           {"passed": False, "fraction": 0.5, "items": ["a", {"id": "x", "met": True, "history": ["met", {"window": 1}]}]}]
+    records = [Record("m", "egobench", "order", "order1", "easy", "t", 1, None, {}, j) for j in odd]
+    summary = _rubric_summary(records)
+    assert summary["episodes"] == 2 and summary["passed"] == 1 and summary["mean_fraction"] == 0.75
+    for j in odd:
+        assert "<h2>Rubric judge</h2>" in _rubric_html(j)
+    assert "window 1: None" in _rubric_html(odd[2])

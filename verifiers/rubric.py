@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 STATUSES = ("met", "negated", "unchanged")
-JUDGEMENTS = "rubric.jsonl"  # beside a run's log: its episodes' judgements (egoeval judge writes it)
+JUDGEMENTS = ".rubric.jsonl"  # a log's judgements beside it: run.jsonl -> run.rubric.jsonl (egoeval judge)
 WINDOW, OVERLAP = 10, 2
 RESULT_CHARS = 400  # a tool result is cut to this many characters in the transcript
 
@@ -222,10 +222,16 @@ async def judge_rubric_async(items: list[RubricItem], turns: list[str], judge: A
     return result
 
 
-def read_judgements(log_dir: str | Path) -> dict[str, dict]:
-    """A run's rubric judgements by episode id (empty when it was never judged; a torn or
+def judgements_path(log: str | Path) -> Path:
+    """Where a log's judgements live: beside it, named after it (one file per log)."""
+    log = Path(log)
+    return log.with_name(log.stem + JUDGEMENTS)
+
+
+def read_judgements(log: str | Path) -> dict[str, dict]:
+    """A log's rubric judgements by episode id (empty when it was never judged; a torn or
     foreign line is skipped, never raised on)."""
-    path = Path(log_dir) / JUDGEMENTS
+    path = judgements_path(log)
     out: dict[str, dict] = {}
     if not path.is_file():
         return out
