@@ -2,11 +2,13 @@
 
 It writes a folder that works straight from the file system (no server, no network):
 ``index.html`` lists every episode, with filters (model, scenario, mode, success,
-error category), a search box and pages of 200 rows, from a JSON index embedded in the
-page, so 10,000 episodes open in well under a second. Each episode has its own page:
-the frames the agent saw (re-sampled from the video when it is on this machine, else
-their timestamps), the dialogue, every tool call with its result, the ground-truth
-calls marked matched or missing, the final-state diff and the error category.
+communicated answers, error category), a search box and pages of 200 rows, from a JSON
+index embedded in the page, so 10,000 episodes open in well under a second. Each
+episode has its own page: the frames the agent saw (re-sampled from the video when it
+is on this machine, else their timestamps), the dialogue (with its speech, when the user
+or agent spoke), every tool call with its result, the communicated answers, the rubric
+judge's items when the run was judged, the ground-truth calls marked matched or
+missing, the final-state diff and the error category.
 ``--serve`` serves the folder on 127.0.0.1 only.
 """
 
@@ -33,7 +35,7 @@ const PAGE = 200;
 let page = 0;
 function options(id, key) {
   const sel = document.getElementById(id);
-  [...new Set(DATA.map(e => e[key]))].sort().forEach(v => {
+  [...new Set(DATA.map(e => e[key]))].filter(v => v !== '').sort().forEach(v => {
     const o = document.createElement('option'); o.value = v; o.textContent = v; sel.appendChild(o);
   });
   sel.addEventListener('change', () => { page = 0; draw(); });
@@ -43,6 +45,7 @@ function filtered() {
   const q = document.getElementById('search').value.toLowerCase();
   return DATA.filter(e => (!f('model') || e.model === f('model')) && (!f('scenario') || e.scenario === f('scenario'))
     && (!f('mode') || e.mode === f('mode')) && (!f('category') || e.category === f('category'))
+    && (!f('answers') || e.answers === f('answers'))
     && (!f('outcome') || (f('outcome') === 'success') === e.joint)
     && (!q || e.task.toLowerCase().includes(q) || e.text.includes(q)));
 }
@@ -53,7 +56,8 @@ function draw() {
   rows.slice(page * PAGE, (page + 1) * PAGE).forEach(e => {
     const tr = document.createElement('tr');
     tr.className = 'episode';
-    const cells = [e.model, e.task, e.scenario, e.mode, e.epoch, e.joint ? 'success' : 'failure', e.category, e.reason];
+    const cells = [e.model, e.task, e.scenario, e.mode, e.epoch, e.joint ? 'success' : 'failure', e.answers, e.category,
+                   e.reason];
     cells.forEach((c, i) => {
       const td = document.createElement('td');
       if (i === 1) { const a = document.createElement('a'); a.href = e.page; a.textContent = c; td.appendChild(a); }
@@ -66,7 +70,8 @@ function draw() {
   document.getElementById('count').textContent = rows.length + ' episodes' +
     (rows.length > PAGE ? ' (page ' + (page + 1) + ' of ' + Math.ceil(rows.length / PAGE) + ')' : '');
 }
-['model:model', 'scenario:scenario', 'mode:mode', 'category:category'].forEach(p => options(...p.split(':')));
+['model:model', 'scenario:scenario', 'mode:mode', 'category:category', 'answers:answers'].forEach(
+  p => options(...p.split(':')));
 document.getElementById('outcome').addEventListener('change', () => { page = 0; draw(); });
 document.getElementById('search').addEventListener('input', () => { page = 0; draw(); });
 document.getElementById('next').addEventListener('click', () => { if ((page + 1) * PAGE < filtered().length) { page++; draw(); } });
@@ -195,6 +200,14 @@ def _audio_html(audio: Any, log_dir: Path | None, folder: Path, name: str) -> st
     return "<br>" + " ".join(parts) if parts else ""
 
 
+def _answers_state(verdict: dict) -> str:
+    """'stated' / 'missing' for an episode whose task asks for a value, else ''."""
+    answers = verdict.get("answers")
+    if not isinstance(answers, dict) or not answers.get("expected"):
+        return ""
+    return "stated" if answers.get("passed") else "missing"
+
+
 def _answers_html(answers: Any) -> str:
     if not isinstance(answers, dict) or not answers.get("expected"):
         return ""
@@ -280,7 +293,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
             task = start["task"]
             index.append({"model": model, "task": task, "scenario": task.split("/")[1] if "/" in task else "",
                           "mode": start.get("mode", ""), "epoch": start.get("epoch", 1),
-                          "joint": bool(verdict.get("joint_success")),
+                          "joint": bool(verdict.get("joint_success")), "answers": _answers_state(verdict),
                           "category": verdict.get("error_category") or ("infra_error" if not verdict else ""),
                           "reason": ep["end"].get("reason") or "", "page": f"episodes/{name}.html",
                           "text": text[:2000]})
@@ -288,13 +301,13 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>egoeval episodes</title>"
             f"<style>{PAGE_STYLE}</style></head><body><h1>egoeval episodes</h1><p>"
             + select("model", "model") + select("scenario", "scenario") + select("mode", "mode")
-            + select("category", "error category")
+            + select("category", "error category") + select("answers", "communicated answers")
             + "<label>outcome <select id='outcome'><option value=''>all</option><option value='success'>success"
               "</option><option value='failure'>failure</option></select></label>"
               "<input id='search' placeholder='search tasks and dialogue'></p>"
               "<p><span id='count'></span> <button id='prev'>previous</button> <button id='next'>next</button></p>"
               "<table><thead><tr><th>model</th><th>task</th><th>scenario</th><th>mode</th><th>epoch</th>"
-              "<th>outcome</th><th>error category</th><th>ended by</th></tr></thead><tbody id='rows'></tbody></table>"
+              "<th>outcome</th><th>answers</th><th>error category</th><th>ended by</th></tr></thead><tbody id='rows'></tbody></table>"
             + "<script type='application/json' id='episodes'>"
             + json.dumps(index, ensure_ascii=False, sort_keys=True).replace("</", "<\\/") + "</script>"
             + f"<script>{INDEX_SCRIPT}</script></body></html>\n")

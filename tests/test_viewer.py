@@ -68,6 +68,13 @@ def test_viewer_in_headless_chromium(tmp_path):
         Select(driver.find_element(By.ID, "outcome")).select_by_value("success")
         driver.find_elements(By.CSS_SELECTOR, "tr.episode a")[0].click()
         assert driver.find_elements(By.CSS_SELECTOR, ".call pre") and "success" in driver.find_element(By.ID, "outcome").text
+        driver.back()
+        Select(driver.find_element(By.ID, "outcome")).select_by_value("")
+        answers = Select(driver.find_element(By.ID, "answers"))
+        assert {o.get_attribute("value") for o in answers.options} == {"", "stated", "missing"}
+        answers.select_by_value("missing")  # the null agent never tells the user the totals
+        rows = driver.find_elements(By.CSS_SELECTOR, "tr.episode")
+        assert rows and all("missing" in r.text and r.text.startswith("null") for r in rows)
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == []
     finally:
