@@ -9,6 +9,12 @@ Any ``provider/model`` LiteLLM knows, or any OpenAI-compatible server through
   the failure is an :class:`~egoeval.agents.InfraError`: the provider's fault, never
   the agent's. Errors no retry can fix (bad key, unknown model) are infrastructure
   errors at once; a prompt longer than the model's context is the agent's error.
+- **Adaptive concurrency** (a :class:`RateGate` shared by a run's clients of one model):
+  no limit until the provider answers 429; then the calls in flight are capped, the cap
+  halving at each new rate-limit answer and growing by one after a cap's worth of
+  successes in a row (additive increase, multiplicative decrease, as TCP does), so a
+  run at concurrency 32 settles at what the provider accepts instead of retrying in a
+  storm. Waiting for a slot is the provider's time, never the agent's.
 - **Accounting**: input and output tokens, cost where LiteLLM knows the price, latency.
 - **Cache**: an SQLite file keyed by model, messages, tools and sampling parameters
   (not by ``api_base`` or key), so re-running a run makes no network call.
@@ -151,13 +157,68 @@ def classify(exc: Exception) -> str:
     return "retry" if type(exc).__module__.startswith(("httpx", "httpcore", "openai", "aiohttp")) else "infra"
 
 
+class RateGate:
+    """A run's adaptive cap on one model's calls in flight (see the module docstring).
+    Used from one event loop: nothing awaits between a check and its update."""
+
+    def __init__(self) -> None:
+        self.limit: int | None = None  # None: no cap (the provider has not pushed back)
+        self.in_flight = 0
+        self.cuts = 0  # how often the cap was lowered
+        self._streak = 0
+        self._waiters: list[asyncio.Future] = []
+
+    async def acquire(self) -> int:
+        """Wait for a slot; returns the cap's generation the call was admitted under."""
+        while self.limit is not None and self.in_flight >= self.limit:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        self.in_flight += 1
+        return self.cuts
+
+    def release(self) -> None:
+        self.in_flight -= 1
+        self._wake()
+
+    def _wake(self) -> None:
+        """Let every waiter look again (they re-check the cap; one loop, so no race)."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def rate_limited(self, admitted_under: int) -> None:
+        """A 429. Calls admitted before the last cut were part of the burst it answered, so
+        they do not cut again (one halving per burst, not one per rejected call)."""
+        if admitted_under != self.cuts:
+            return
+        self.limit = max(1, (self.limit or self.in_flight) // 2)
+        self.cuts += 1
+        self._streak = 0
+
+    def succeeded(self) -> None:
+        if self.limit is None:
+            return
+        self._streak += 1
+        if self._streak >= self.limit:
+            self.limit += 1
+            self._streak = 0
+            self._wake()
+
+
 class ModelClient:
     """Chat completions for one model; see the module docstring."""
 
     def __init__(self, model: str, api_base: str | None = None, api_key: str | None = None,
                  temperature: float | None = 0.0, seed: int | None = None, max_tokens: int | None = None,
                  timeout: float = 120.0, max_retries: int = 6, backoff: float = 1.0, max_backoff: float = 60.0,
-                 cache: CallCache | str | Path | bool | None = True, extra: dict | None = None) -> None:
+                 cache: CallCache | str | Path | bool | None = True, extra: dict | None = None,
+                 gate: RateGate | None = None) -> None:
         self.model, self.api_base, self.api_key = model, api_base, api_key
         self.params = {k: v for k, v in {"temperature": temperature, "seed": seed, "max_tokens": max_tokens,
                                          **(extra or {})}.items() if v is not None}
@@ -165,7 +226,8 @@ class ModelClient:
         self.backoff, self.max_backoff = backoff, max_backoff
         self.cache = CallCache() if cache is True else CallCache(cache) if isinstance(cache, (str, Path)) else \
             (cache or None)
-        self.waiting = 0  # calls now sleeping before a retry (the provider's time, not the caller's)
+        self.gate = gate  # shared with the run's other clients of this model (adaptive concurrency)
+        self.waiting = 0  # calls now sleeping before a retry or for a slot (the provider's time, not the caller's)
         self.cut_short_while_waiting = False  # a retry wait was cancelled (e.g. by an episode timeout)
 
     def _key(self, messages: list[dict], tools: list[dict] | None, seed: int | None) -> tuple[str, dict]:
@@ -187,13 +249,24 @@ class ModelClient:
             return hit
         retries: list[dict] = []
         for attempt in range(self.max_retries + 1):
+            admitted = await self._slot()
             started = time.monotonic()
+            failure: Exception | None = None
             try:
                 response = await asyncio.wait_for(self._call(messages, tools, params), self.timeout + 5)
                 completion = self._parse(response)
-            except Exception as exc:  # noqa: BLE001 - every failure is classified
-                kind = classify(exc)
+            except Exception as exc:  # noqa: BLE001 - every failure is classified below
+                failure = exc
+                if self.gate is not None and isinstance(exc, litellm().RateLimitError):
+                    self.gate.rate_limited(admitted)  # while this call still counts as in flight
+            finally:
+                if self.gate is not None:  # the slot is free before any retry wait
+                    self.gate.release()
+            if failure is not None:
+                exc, kind = failure, classify(failure)
                 error = f"{type(exc).__name__}: {str(exc)[:300]}"
+                if self.gate is not None and isinstance(exc, litellm().RateLimitError):
+                    error += f" (calls in flight now capped at {self.gate.limit})"
                 if kind == "agent":
                     raise AgentError(error) from exc
                 if kind == "infra" or attempt == self.max_retries:
@@ -211,12 +284,24 @@ class ModelClient:
                 finally:
                     self.waiting -= 1
                 continue
+            if self.gate is not None:
+                self.gate.succeeded()
             completion.latency = time.monotonic() - started
             completion.retries = retries
             if self.cache:
                 self.cache.put(key, self.model, completion)
             return completion
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _slot(self) -> int:
+        """A slot under the run's cap for this model (time spent waiting is the provider's)."""
+        if self.gate is None:
+            return 0
+        self.waiting += 1
+        try:
+            return await self.gate.acquire()
+        finally:
+            self.waiting -= 1
 
     async def _call(self, messages: list[dict], tools: list[dict] | None, params: dict) -> Any:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "timeout": self.timeout,

@@ -101,9 +101,11 @@ def make_agent_factory(spec: str, settings: dict | None = None) -> tuple[Callabl
         return ReplayAgent, recorded_episodes(path)
     if spec.startswith("litellm:"):
         from egoeval.litellm_agent import LiteLLMAgent
+        from egoeval.model_client import RateGate
 
-        model = spec.split(":", 1)[1]
-        return (lambda: LiteLLMAgent(model, **{k: v for k, v in settings.items() if k != "max_rewrites"})), None
+        model, gate = spec.split(":", 1)[1], RateGate()  # one cap for the run's calls to this model
+        return (lambda: LiteLLMAgent(model, gate=gate, **{k: v for k, v in settings.items() if k != "max_rewrites"})), \
+            None
     raise UnknownPlayer(f"unknown agent {spec!r}; choose one of: {', '.join(AGENTS)}")
 
 
@@ -115,7 +117,9 @@ def make_user_factory(spec: str, mode: str, settings: dict | None = None) -> Cal
         return lambda: ScriptedUser(mode)
     if spec.startswith("litellm:"):
         from egoeval.llm_user import LLMUser
+        from egoeval.model_client import RateGate
 
-        model = spec.split(":", 1)[1]
-        return lambda: LLMUser(model, mode, **{k: v for k, v in settings.items() if k not in ("protocol", "audio_input")})
+        model, gate = spec.split(":", 1)[1], RateGate()
+        return lambda: LLMUser(model, mode, gate=gate,
+                               **{k: v for k, v in settings.items() if k not in ("protocol", "audio_input")})
     raise UnknownPlayer(f"unknown user {spec!r}; choose one of: {', '.join(USERS)}")

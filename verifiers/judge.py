@@ -29,11 +29,12 @@ def judge_client(model: str | None = None, api_base: str | None = None, cache: A
     model = model or os.environ.get("EGOEVAL_JUDGE_MODEL")
     if not model:
         return None
-    from egoeval.model_client import ModelClient
+    from egoeval.model_client import ModelClient, RateGate
     from egoeval.players import settings_for
 
     settings = settings_for(model, {}, api_base=api_base or os.environ.get("EGOEVAL_JUDGE_API_BASE"))
-    return ModelClient(model, cache=cache, **{k: v for k, v in settings.items() if k in ("api_base", "api_key")})
+    return ModelClient(model, cache=cache, gate=RateGate(),  # its concurrent calls adapt to the provider's limits
+                       **{k: v for k, v in settings.items() if k in ("api_base", "api_key")})
 
 
 def json_object(text: str | None) -> Any:
