@@ -39,20 +39,15 @@ def _suite(name: str) -> None:
 # --- egoeval tasks --------------------------------------------------------------------
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
+    from egoeval.suites import load_tasks
     from egoeval.tasks import egobench as suite
 
     _suite(args.suite)
     if args.scenario and args.scenario not in suite.SCENARIOS:
         raise CliError(f"unknown scenario {args.scenario!r}; choose one of: {', '.join(suite.SCENARIOS)}")
-    try:
-        if args.suite == "demo":
-            from egoeval.tasks import demo
-
-            tasks = [t for t in demo.load_tasks(args.scenario) if not args.file or t.file == args.file]
-        else:
-            tasks = suite.load_tasks(scenario=args.scenario, file=args.file)
-    except KeyError:
-        raise CliError(f"unknown task file {args.file!r}; e.g. retail1, kitchen4, order2") from None
+    tasks = [t for t in load_tasks(args.suite, args.scenario) if not args.file or t.file == args.file]
+    if args.file and not tasks:
+        raise CliError(f"no task file {args.file!r} in suite {args.suite}; e.g. retail1, kitchen4, order2 (egobench)")
     if args.json:
         for t in tasks:
             print(json.dumps({"id": t.id, "scenario": t.scenario, "file": t.file, "task_id": t.task_id,
@@ -68,19 +63,20 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks_show(args: argparse.Namespace) -> int:
-    from egoeval.tasks import egobench as suite
+    from egoeval.suites import get_task
+    from egoeval.verifiers.answers import expected_facts
+    from egoeval.verifiers.rubric import rubric_for
 
     try:
-        if args.id.startswith("demo/"):
-            from egoeval.tasks import demo
-
-            task = demo.get_task(args.id)
-        else:
-            task = suite.get_task(args.id)
+        task = get_task(args.id)
     except KeyError:
-        raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7 or demo/retail/1 (see `egoeval tasks list`)") from None
+        raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7, demo/retail/1 or "
+                       f"artifacts/kitchen/4 (see `egoeval tasks list`)") from None
+    facts = expected_facts(task) if task.suite in ("egobench", "demo") else []
+    rubric = rubric_for(task)
     if args.json:
-        print(json.dumps(task.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps({**task.to_dict(), "expected_facts": [f.to_dict() for f in facts],
+                          "rubric": [{"id": i.id, "text": i.text} for i in rubric]}, ensure_ascii=False, indent=2))
         return EXIT_OK
     print(f"{task.id}  ({task.scenario}, seed {task.seed}, video {task.video})")
     print(f"\nInstruction:\n  {task.instruction.strip()}")
@@ -90,17 +86,11 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
         print(f"\nVisual key: {task.key} = {', '.join(map(str, task.value))}")
     if task.analysis:
         print(f"\nAnalysis:\n  {' '.join(str(task.analysis).split())}")
-    from egoeval.verifiers.answers import expected_facts
-
-    facts = expected_facts(task) if task.suite in ("egobench", "demo") else []
     if facts:
         print("\nThe agent must tell the user:")
         for f in facts:
             tol = f" (within {100 * f.tolerance:g} %)" if f.relative else f" (within {f.tolerance:g})" if f.tolerance else ""
             print(f"  {f.value}{tol}: {f.label}")
-    from egoeval.verifiers.rubric import rubric_for
-
-    rubric = rubric_for(task)
     if rubric:
         print("\nRubric (egoeval judge):")
         for item in rubric:

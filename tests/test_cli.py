@@ -49,6 +49,14 @@ def test_tasks_list_and_show():
     assert shown.returncode == 0 and "User ID: mark_taylor_789" in shown.stdout and "Ground truth" in shown.stdout
     data = json.loads(egoeval("tasks", "show", "retail1/7", "--json").stdout)
     assert data["id"] == "egobench/retail1/7" and data["seed"] == "retail_init_data1"
+    assert data["rubric"] and all(r["id"].startswith(("tell-", "do-")) for r in data["rubric"])
+    order = json.loads(egoeval("tasks", "show", "egobench/order1/1", "--json").stdout)
+    assert [f["value"] for f in order["expected_facts"]] == [15.75]
+    made = [json.loads(line) for line in egoeval("tasks", "list", "--suite", "artifacts", "--json").stdout.splitlines()]
+    assert len(made) == 12 and all(r["id"].startswith("artifacts/") for r in made)
+    artifact = egoeval("tasks", "show", "artifacts/kitchen/4")
+    assert artifact.returncode == 0 and "artifacts/kitchen/4" in artifact.stdout
+    assert len(egoeval("tasks", "list", "--suite", "demo", "--scenario", "order", "--json").stdout.splitlines()) == 3
 
 
 def test_score_writes_one_verdict_per_task(shared, tmp_path):
