@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any, Sequence
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -18,6 +19,30 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 class CliError(Exception):
     """Bad input: printed as one line, exit code 2."""
+
+
+def out_dir(path: str | Path, option: str = "--out") -> Path:
+    """A folder to write into (made if missing); a file in its place is bad input."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"{option} {p}: is a file; give a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"{option} {p}: cannot make the folder: {exc.strerror or exc}") from None
+    return p
+
+
+def out_file(path: str | Path, option: str = "--out", new: bool = False) -> Path:
+    """A file to write (its folder made if missing); a folder in its place is bad input,
+    and so is an existing file when ``new``."""
+    p = Path(path)
+    if p.is_dir():
+        raise CliError(f"{option} {p}: is a folder; give a file name")
+    if new and p.exists() and p.stat().st_size:
+        raise CliError(f"{option} {p}: exists; choose a new file (nothing is added to an existing one)")
+    out_dir(p.parent, option)
+    return p
 
 
 def _profile(name: str):
@@ -47,7 +72,9 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
         raise CliError(f"unknown scenario {args.scenario!r}; choose one of: {', '.join(suite.SCENARIOS)}")
     tasks = [t for t in load_tasks(args.suite, args.scenario) if not args.file or t.file == args.file]
     if args.file and not tasks:
-        raise CliError(f"no task file {args.file!r} in suite {args.suite}; e.g. retail1, kitchen4, order2 (egobench)")
+        files = sorted({t.file for t in load_tasks(args.suite)})
+        raise CliError(f"no task file {args.file!r} in suite {args.suite}; its files: {', '.join(files[:12])}"
+                       + (" ..." if len(files) > 12 else ""))
     if args.json:
         for t in tasks:
             print(json.dumps({"id": t.id, "scenario": t.scenario, "file": t.file, "task_id": t.task_id,
@@ -190,8 +217,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from egoeval.scoring import score_paths, write_verdicts
     from egoeval.trajectory import BadInput
 
-    _suite(args.suite)
-    profile = _profile(args.profile)
+    profile = _profile(args.profile)  # a log names each task's suite; results files are EgoBench's
     try:
         report = score_paths(args.files, profile, args.ground_truth)
     except BadInput as exc:
@@ -219,9 +245,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from egoeval.validate import validate
 
     _suite(args.suite)
+    profile = _profile(args.profile)  # checked for every suite, artifacts included
     if args.suite == "artifacts":
         return _validate_artifacts(args)
-    report = validate(_profile(args.profile), suite_name=args.suite)
+    report = validate(profile, suite_name=args.suite)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -299,7 +326,6 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="score result files or logs without re-running them")
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="EgoBench results files (<file>_<mode>.json), egoeval logs (.jsonl) or folders")
-    s.add_argument("--suite", default="egobench")
     s.add_argument("--profile", default="egobench", help="egobench (official, quirks included) or strict")
     s.add_argument("--ground-truth", choices=("pinned", "released"), default="pinned",
                    help="pinned: the suite's task files (default, as the official evaluator); released: the "

@@ -37,6 +37,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from egoeval.renderers.render import render
     from egoeval.renderers.service import RenderError
 
+    if args.out:
+        from egoeval.cli import out_dir
+
+        out_dir(args.out)
     try:
         result = render(args.file, args.out, dpi=args.dpi, timeout=args.timeout)
     except RenderError as exc:

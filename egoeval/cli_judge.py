@@ -87,7 +87,6 @@ async def _judge_all(todo: list[tuple[dict, dict]], rubrics: dict | None, judge:
 
 def cmd_judge(args: argparse.Namespace) -> int:
     from egoeval.cli import CliError
-    from egoeval.players import log_file
     from egoeval.trajectory import BadInput
     from egoeval.verifiers.judge import judge_client
     from egoeval.verifiers.rubric import judgements_path, load_rubrics, windows
@@ -102,8 +101,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                        "(the offline verifiers are egoeval score's: tool calls, final state, answers)")
     try:
         rubrics = load_rubrics(args.rubrics) if args.rubrics else None
-        inputs = [str(log_file(p)) if Path(p, "run.jsonl").exists() else p for p in args.inputs]
-        todo = list(episodes(inputs))
+        todo = list(episodes(args.inputs))
     except (BadInput, ValueError) as exc:
         raise CliError(str(exc)) from None
     done = [0]

@@ -24,6 +24,8 @@ def _media_errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argpar
             return func(args)
         except MediaError as e:
             raise CliError(str(e)) from None
+        except OSError as e:  # e.g. --out names a folder where a file goes, or the other way round
+            raise CliError(f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")) from None
 
     return wrapper
 
@@ -62,7 +64,13 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
 @_media_errors
 def cmd_frames(args: argparse.Namespace) -> int:
+    from egoeval.cli import CliError
     from egoeval.media.frames import sample_frames
+
+    if args.include_last and args.num is None:
+        raise CliError("--include-last goes with --num (uniform frames)")
+    if args.max_frames is not None and args.fps is None:
+        raise CliError("--max-frames goes with --fps")
 
     fs = sample_frames(args.video, num=args.num, fps=args.fps, at=args.at, indices=args.indices,
                        keyframes=args.keyframes, include_last=args.include_last, max_frames=args.max_frames,
@@ -134,17 +142,22 @@ def cmd_speak(args: argparse.Namespace) -> int:
 def cmd_synth(args: argparse.Namespace) -> int:
     from egoeval.media.synth import ClipSpec, generate
 
+    from egoeval.cli import CliError
+
+    own = [f"--{k}" for k in ("kind", "labels", "points", "seed", "narrate") if getattr(args, k) is not None]
     if args.task:
-        from egoeval.cli import CliError
         from egoeval.tasks import demo
 
+        if own:
+            raise CliError(f"--task makes the task's own clip; leave out {', '.join(own)}")
         try:
             spec = ClipSpec.from_dict(demo.get_task(args.task).extra["clip"])
         except KeyError:
             raise CliError(f"unknown demo task {args.task!r}; e.g. demo/retail/1 (see `egoeval tasks list --suite demo`)")
     else:
-        spec = ClipSpec(kind=args.kind, labels=tuple(x.strip() for x in args.labels.split(",") if x.strip()),
-                        points=tuple(args.points), seed=args.seed,
+        labels = args.labels or "Souda Red Wine,ZONIN Chianti,Riumi Moscato,Mouton Cadet"
+        spec = ClipSpec(kind=args.kind or "shelf", labels=tuple(x.strip() for x in labels.split(",") if x.strip()),
+                        points=tuple(args.points if args.points is not None else [1, 3]), seed=args.seed or 0,
                         narration=tuple((0.3, line) for line in ([args.narrate] if args.narrate else [])))
     clip = generate(spec, args.out)
     if args.json:
@@ -218,12 +231,11 @@ def add_media_parser(sub, parser_class) -> None:
 
     y = msub.add_parser("synth", help="generate a synthetic egocentric clip (and its annotations)")
     y.add_argument("--task", help="the clip of a demo task, e.g. demo/retail/1")
-    y.add_argument("--kind", choices=("shelf", "menu", "counter"), default="shelf")
-    y.add_argument("--labels", default="Souda Red Wine,ZONIN Chianti,Riumi Moscato,Mouton Cadet",
-                   help="comma-separated item labels")
-    y.add_argument("--points", type=_ints, default=[1, 3], metavar="P,P,...",
-                   help="0-based positions pointed at, in order")
-    y.add_argument("--seed", type=int, default=0)
+    y.add_argument("--kind", choices=("shelf", "menu", "counter"), help="default shelf")
+    y.add_argument("--labels", help="comma-separated item labels (default: four wines)")
+    y.add_argument("--points", type=_ints, metavar="P,P,...",
+                   help="0-based positions pointed at, in order (default 1,3)")
+    y.add_argument("--seed", type=int, help="default 0")
     y.add_argument("--narrate", metavar="TEXT", help="spoken narration (espeak-ng) at 0.3 s")
     y.add_argument("--out", required=True, metavar="CLIP.mp4")
     y.add_argument("--json", action="store_true", help="print the annotations")

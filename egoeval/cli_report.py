@@ -28,17 +28,17 @@ def add_report_parsers(sub, parser_class) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from egoeval.cli import CliError, _profile
-    from egoeval.players import log_file
     from egoeval.report import build, render
     from egoeval.trajectory import BadInput
 
-    inputs = [str(log_file(p)) if Path(p, "run.jsonl").exists() else p for p in args.inputs]
     try:
-        text = render(build(inputs, _profile(args.profile)), args.format)
+        text = render(build(args.inputs, _profile(args.profile)), args.format)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        from egoeval.cli import out_file
+
+        out_file(args.out).write_text(text, encoding="utf-8")
         print(f"report: {args.out}")
     else:
         print(text, end="")
@@ -46,11 +46,15 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from egoeval.cli import CliError
+    from egoeval.cli import CliError, out_dir
     from egoeval.trajectory import BadInput
     from egoeval.viewer import build_viewer, serve
 
-    out = Path(args.out) if args.out else Path(args.logs[0]) / "view"
+    for log in map(Path, args.logs):
+        if not log.exists():
+            raise CliError(f"{log}: no such log or log dir")
+    first = Path(args.logs[0])
+    out = out_dir(args.out if args.out else (first if first.is_dir() else first.parent) / "view")
     try:
         index = build_viewer(args.logs, out)
     except BadInput as exc:

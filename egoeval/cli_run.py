@@ -210,6 +210,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CliError(f"unknown suite {config.suite!r}; available: egobench, demo, artifacts") from None
     if not tasks:
         raise CliError(f"no task of suite {config.suite} matches {config.tasks!r}")
+    if config.tasks:  # a glob among several that matches nothing is a typo, not a choice
+        for glob in (g.strip() for g in config.tasks.split(",") if g.strip()):
+            if not load_tasks(config.suite, pattern=glob):
+                raise CliError(f"--tasks: {glob!r} matches no task of suite {config.suite}")
     try:
         make_agent, replay = make_agent_factory(config.agent, config.agent_settings)
         make_user = make_user_factory(config.user, config.mode, config.user_settings)
@@ -222,6 +226,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         litellm()  # import it (seconds) before any episode's clock starts
     shard = _shard(args.shard)
+    from egoeval.cli import out_dir
+
+    out_dir(log_dir, "--log-dir")
     lock = _lock(log_dir) if shard is None else None
     try:
         return _play(args, config, tasks, make_agent, make_user, replay, log_dir, shard)
@@ -373,6 +380,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from egoeval.players import log_file
     from egoeval.trajectory import BadInput
 
+    from egoeval.cli import out_dir
+
+    out_dir(args.out)
     try:
         report = export_log(log_file(args.log), args.out)
     except BadInput as exc:
@@ -391,6 +401,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     from egoeval.export import import_results
     from egoeval.trajectory import BadInput
 
+    from egoeval.cli import out_file
+
+    out_file(args.out, new=True)
     try:
         n = import_results(args.files, args.out)
     except BadInput as exc:
@@ -404,10 +417,20 @@ def cmd_check_videos(args: argparse.Namespace) -> int:
     from egoeval.suites import load_tasks
     from egoeval.videos import missing_videos, video_dir
 
+    from egoeval.cli import CliError
+
     tasks = load_tasks(args.suite)
+    if args.suite in ("demo", "artifacts"):  # their clips are made on this machine, never downloaded
+        print(f"suite {args.suite}: its {len({t.video for t in tasks})} clips are generated here on first use; "
+              f"nothing to download")
+        return EXIT_OK
     folder = video_dir(args.video_dir)
+    if folder is None:
+        raise CliError("where are the videos? give --video-dir DIR (or set EGOEVAL_VIDEO_DIR)")
+    if not folder.is_dir():
+        raise CliError(f"--video-dir {folder}: no such folder")
     missing = missing_videos(tasks, folder)
-    names = {t.video for t in tasks if t.suite != "demo"}
+    names = {t.video for t in tasks}
     print(f"{len(names) - len(missing)}/{len(names)} videos found in {folder}")
     for name, ids in sorted(missing.items()):
         print(f"  missing {name} ({len(ids)} tasks, e.g. {ids[0]})")

@@ -349,6 +349,7 @@ def _html(report: dict) -> str:
     """One self-contained page: the tables and the figures (embedded PNGs)."""
     import base64
     import html
+    import re
 
     from egoeval.plots import all_figures
 
@@ -356,8 +357,10 @@ def _html(report: dict) -> str:
     head, body = rows[0].split(","), [r.split(",") for r in rows[1:]]
     table = "<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>" + "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in body) + "</table>"
-    notes = "".join(f"<p>{html.escape(line)}</p>" for line in render(report, "md").split("\n\n", 1)[1:][0]
-                    .split("\n") if line and not line.startswith("|")) if len(report["models"]) else ""
+    bold = re.compile(r"[*][*](.+?)[*][*]")  # the Markdown notes' model names
+    notes = "".join("<p>" + bold.sub(r"<b>\1</b>", html.escape(line)) + "</p>"
+                    for line in render(report, "md").split("\n\n", 1)[1:][0].split("\n")
+                    if line and not line.startswith("|")) if len(report["models"]) else ""
     figures = "".join(f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,"
                       f"{base64.b64encode(png).decode()}'><figcaption>{html.escape(t)}</figcaption></figure>"
                       for t, png in all_figures(report)) if report["models"] else ""

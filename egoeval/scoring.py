@@ -37,8 +37,11 @@ def expand_inputs(paths: list[str]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():  # its logs (not the judgements beside them) and results files
-            out += sorted(x for x in p.iterdir() if (x.suffix == ".jsonl" and not x.name.endswith(JUDGEMENTS))
-                          or (x.suffix == ".json" and results_file_stem(x)))
+            found = sorted(x for x in p.iterdir() if (x.suffix == ".jsonl" and not x.name.endswith(JUDGEMENTS))
+                           or (x.suffix == ".json" and results_file_stem(x)))
+            if not found:
+                raise BadInput(f"{p}: holds no egoeval log (.jsonl) or EgoBench results file (<file>_<mode>.json)")
+            out += found
         elif p.exists():
             out.append(p)
         else:

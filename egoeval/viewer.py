@@ -278,6 +278,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     out = Path(out)
     (out / "episodes").mkdir(parents=True, exist_ok=True)
     index: list[dict] = []
+    names: set[str] = set()
     for log in map(log_file, logs):
         header, episodes = _episodes(log)
         model = ((header.get("config") or {}).get("agent")) or log.parent.name
@@ -285,6 +286,9 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
             name = _safe(f"{model}-{start['episode']}")
+            if name in names:  # two logs of one model: keep both pages
+                name = f"{name}-{sum(n.startswith(name) for n in names) + 1}"
+            names.add(name)
             workspace = episode_workspace(log.parent, start["episode"])
             (out / "episodes" / f"{name}.html").write_text(
                 _episode_page(ep, out / "episodes", name, workspace, log.parent, judged.get(start["episode"])),

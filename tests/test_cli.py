@@ -129,3 +129,39 @@ def test_garbage_inside_a_readable_file_is_scored_not_fatal(tmp_path):
     assert rows[2]["agent_calls"] == 1 and rows[2]["error_category"] != "correct"
     assert rows[3]["agent_calls"] == 3 and rows[3]["agent_hash"] is not None
     assert "invalid (not counted)" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_wrong_kinds_of_paths_and_typos_are_one_line_errors(tmp_path, shared):
+    """What a first-time user mistypes gets exit 2 and one line naming the problem, never a
+    traceback, and nothing is written where it should not be."""
+    log_dir = tmp_path / "log"
+    assert egoeval("run", "--tasks", "demo/retail/1", "--quiet", "--log-dir", str(log_dir)).returncode == 0
+    log = log_dir / "run.jsonl"
+    results = str(shared / "trajectories" / "retail6_easy.json")
+    bad = [("run", "--tasks", "demo/retail/1", "--quiet", "--log-dir", str(log)),  # the log, not its folder
+           ("run", "--tasks", "demo/retail/1,demo/retial/2", "--quiet", "--log-dir", str(tmp_path / "x")),
+           ("import", results, "--out", str(log)),  # would add episodes to a run's log
+           ("report", str(log_dir), "--out", str(log_dir)),
+           ("export", str(log_dir), "--out", str(log)),
+           ("view", str(tmp_path / "nothing-here")),
+           ("score", str(tmp_path / "empty")),
+           ("tasks", "check-videos"),
+           ("validate", "--suite", "artifacts", "--profile", "nope"),
+           ("media", "synth", "--task", "demo/retail/1", "--kind", "menu", "--out", str(tmp_path / "c.mp4"))]
+    (tmp_path / "empty").mkdir()
+    for args in bad:
+        out = egoeval(*args)
+        assert out.returncode == 2 and "Traceback" not in out.stderr and out.stderr.startswith("egoeval: "), args
+    assert not (tmp_path / "nothing-here").exists() and not (tmp_path / "x").exists()
+    assert sum(1 for line in log.read_text().splitlines() if '"episode_end"' in line) == 1
+    shown = egoeval("view", str(log))  # a log file is as good as its folder
+    assert shown.returncode == 0 and (log_dir / "view" / "index.html").is_file()
+    assert egoeval("tasks", "check-videos", "--suite", "demo").returncode == 0
+
+
+def test_view_keeps_every_page_of_two_runs_of_one_model(tmp_path):
+    for name in ("a", "b"):
+        assert egoeval("run", "--tasks", "demo/retail/1,demo/kitchen/4", "--quiet", "--log-dir",
+                       str(tmp_path / name)).returncode == 0
+    assert egoeval("view", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "v")).returncode == 0
+    assert len(list((tmp_path / "v" / "episodes").glob("*.html"))) == 4
