@@ -2,7 +2,8 @@
 
 Start-up is kept fast: this module imports only the standard library at load time;
 each command imports what it needs when it runs. Exit codes: 0 success, 1 a check
-failed (e.g. ``validate`` found the oracle failing), 2 bad input (one line on stderr,
+failed (e.g. ``validate`` found the oracle failing) or nothing could be evaluated (every
+episode of a ``run`` hit an infrastructure error), 2 bad input (one line on stderr,
 naming the file and entry; never a traceback).
 """
 

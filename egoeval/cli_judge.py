@@ -128,6 +128,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                "judged": len(judged), "passed": sum(r["passed"] for r in judged),
                "mean_fraction_met": round(sum(r["fraction"] for r in judged) / len(judged), 4) if judged else None,
                "no_rubric": sum(r.get("total") == 0 for r in records), "errors": len(errors)}
+    failed = bool(records) and len(errors) == len(records)  # the judge never answered: not a result to use
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -138,7 +139,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
             print(f"  {r['episode']}: {r['error']}", file=sys.stderr)
         for where in ([args.out] if args.out else []) + [str(judgements_path(log)) for log in by_log]:
             print(f"judgements: {where}")
-    return EXIT_OK
+    return 1 if failed else EXIT_OK
 
 
 def _write(path: str | Path, records: list[dict]) -> None:

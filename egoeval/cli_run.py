@@ -279,6 +279,9 @@ def _play(args: argparse.Namespace, config, tasks: list, make_agent, make_user, 
     report = score_paths([str(runner.log_path)], _profile(config.profile))
     print_score_table(report)
     print(f"log: {runner.log_path}")
+    if outcomes and all(o.reason == "infra_error" for o in outcomes):
+        print("no episode could be evaluated: every one ended on an infrastructure error (see above)", file=sys.stderr)
+        return 1
     return 1 if getattr(args, "workers_failed", False) else EXIT_OK
 
 

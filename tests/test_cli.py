@@ -165,3 +165,9 @@ def test_view_keeps_every_page_of_two_runs_of_one_model(tmp_path):
                        str(tmp_path / name)).returncode == 0
     assert egoeval("view", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "v")).returncode == 0
     assert len(list((tmp_path / "v" / "episodes").glob("*.html"))) == 4
+
+
+def test_a_run_where_nothing_could_be_evaluated_fails(tmp_path):
+    out = egoeval("run", "--suite", "egobench", "--tasks", "egobench/retail6/1", "--quiet", "--log-dir",
+                  str(tmp_path / "log"), "--video-dir", str(tmp_path))  # the video is not there
+    assert out.returncode == 1 and "infra_error 1" in out.stdout and "no episode could be evaluated" in out.stderr
