@@ -128,7 +128,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
                "judged": len(judged), "passed": sum(r["passed"] for r in judged),
                "mean_fraction_met": round(sum(r["fraction"] for r in judged) / len(judged), 4) if judged else None,
                "no_rubric": sum(r.get("total") == 0 for r in records), "errors": len(errors)}
-    failed = bool(records) and len(errors) == len(records)  # the judge never answered: not a result to use
+    reached = [r for r in records if "judge_model" in r]  # the episodes that had a rubric to judge
+    failed = bool(reached) and all(r.get("error") for r in reached)  # the judge never answered
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -166,6 +166,7 @@ class RateGate:
         self.in_flight = 0
         self.cuts = 0  # how often the cap was lowered
         self._streak = 0
+        self._peak = 0  # the most calls in flight since the cap was last set
         self._waiters: list[asyncio.Future] = []
 
     async def acquire(self) -> int:
@@ -179,6 +180,7 @@ class RateGate:
                 if waiter in self._waiters:
                     self._waiters.remove(waiter)
         self.in_flight += 1
+        self._peak = max(self._peak, self.in_flight)
         return self.cuts
 
     def release(self) -> None:
@@ -200,9 +202,12 @@ class RateGate:
         self.limit = max(1, (self.limit or self.in_flight) // 2)
         self.cuts += 1
         self._streak = 0
+        self._peak = 0
 
-    def succeeded(self) -> None:
-        if self.limit is None:
+    def succeeded(self, admitted_under: int) -> None:
+        """A success. It counts toward a larger cap only when the call was admitted under the
+        present cap and the cap has been filled (a cap nobody reaches has nothing to learn)."""
+        if self.limit is None or admitted_under != self.cuts or self._peak < self.limit:
             return
         self._streak += 1
         if self._streak >= self.limit:
@@ -285,7 +290,7 @@ class ModelClient:
                     self.waiting -= 1
                 continue
             if self.gate is not None:
-                self.gate.succeeded()
+                self.gate.succeeded(admitted)
             completion.latency = time.monotonic() - started
             completion.retries = retries
             if self.cache:
@@ -300,6 +305,9 @@ class ModelClient:
         self.waiting += 1
         try:
             return await self.gate.acquire()
+        except asyncio.CancelledError:
+            self.cut_short_while_waiting = True  # e.g. an episode timeout while the provider's cap was full
+            raise
         finally:
             self.waiting -= 1
 

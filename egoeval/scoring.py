@@ -32,12 +32,12 @@ class ScoreReport:
 
 def expand_inputs(paths: list[str]) -> list[Path]:
     """Files named directly, and the results files and logs inside named folders."""
-    from egoeval.verifiers.rubric import JUDGEMENTS
+    from egoeval.trajectory import is_log
 
     out: list[Path] = []
     for p in map(Path, paths):
-        if p.is_dir():  # its logs (not the judgements beside them) and results files
-            found = sorted(x for x in p.iterdir() if (x.suffix == ".jsonl" and not x.name.endswith(JUDGEMENTS))
+        if p.is_dir():  # its logs (not the verdicts or judgements written beside them) and results files
+            found = sorted(x for x in p.iterdir() if (x.suffix == ".jsonl" and is_log(x))
                            or (x.suffix == ".json" and results_file_stem(x)))
             if not found:
                 raise BadInput(f"{p}: holds no egoeval log (.jsonl) or EgoBench results file (<file>_<mode>.json)")

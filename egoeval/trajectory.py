@@ -119,6 +119,16 @@ class Episode:
         return traj
 
 
+def is_log(path: str | os.PathLike) -> bool:
+    """Whether a file starts like an egoeval log (its header line), read cheaply."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            first = json.loads(fh.readline())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(first, dict) and first.get("event") == "header" and first.get("format") == LOG_FORMAT
+
+
 def episode_workspace(log_dir: str | os.PathLike, episode: str) -> Path:
     """Where a run keeps an episode's files: ``<log dir>/workspaces/<episode id, made safe>``."""
     return Path(log_dir) / "workspaces" / _safe(episode)

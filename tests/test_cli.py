@@ -171,3 +171,12 @@ def test_a_run_where_nothing_could_be_evaluated_fails(tmp_path):
     out = egoeval("run", "--suite", "egobench", "--tasks", "egobench/retail6/1", "--quiet", "--log-dir",
                   str(tmp_path / "log"), "--video-dir", str(tmp_path))  # the video is not there
     assert out.returncode == 1 and "infra_error 1" in out.stdout and "no episode could be evaluated" in out.stderr
+
+
+def test_files_written_beside_a_log_are_not_taken_for_logs(tmp_path):
+    log_dir = tmp_path / "log"
+    assert egoeval("run", "--tasks", "demo/retail/1", "--quiet", "--log-dir", str(log_dir)).returncode == 0
+    assert egoeval("score", str(log_dir), "--out", str(log_dir / "verdicts.jsonl")).returncode == 0
+    again = egoeval("score", str(log_dir))
+    assert again.returncode == 0 and "joint 1" in again.stdout
+    assert egoeval("report", str(log_dir)).returncode == 0

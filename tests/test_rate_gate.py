@@ -60,7 +60,7 @@ def test_no_pushback_means_no_cap():
         slots = [await gate.acquire() for _ in range(50)]
         for _ in slots:
             gate.release()
-        gate.succeeded()
+        gate.succeeded(0)
 
     asyncio.run(go())
     assert gate.limit is None and gate.in_flight == 0
@@ -74,10 +74,20 @@ def test_one_halving_per_burst_then_one_more_slot_per_cap_of_successes():
         for generation in admitted:  # the whole burst is rejected: one cut, not sixteen
             gate.rate_limited(generation)
         assert gate.limit == 8 and gate.cuts == 1
-        for _ in admitted:
+        for generation in admitted:  # late successes of the old burst do not undo the cut
             gate.release()
-        for _ in range(8):  # a cap's worth of successes grows it by one
-            gate.succeeded()
+            gate.succeeded(generation)
+        assert gate.limit == 8
+        quiet = [await gate.acquire() for _ in range(3)]
+        for generation in quiet * 4:  # a cap nobody fills does not grow
+            gate.succeeded(generation)
+        for _ in quiet:
+            gate.release()
+        assert gate.limit == 8
+        full = [await gate.acquire() for _ in range(8)]
+        for generation in full:  # a filled cap grows by one after a cap's worth of successes
+            gate.release()
+            gate.succeeded(generation)
         assert gate.limit == 9
         waiting = [asyncio.ensure_future(gate.acquire()) for _ in range(10)]
         await asyncio.sleep(0)
@@ -87,3 +97,19 @@ def test_one_halving_per_burst_then_one_more_slot_per_cap_of_successes():
         assert all(w.done() for w in waiting)
 
     asyncio.run(go())
+
+
+def test_a_timeout_while_waiting_for_a_slot_is_the_providers_time():
+    gate = RateGate()
+    client = ModelClient("openai/limited", api_base="http://127.0.0.1:9/v1", api_key="k", cache=False, gate=gate)
+
+    async def go():
+        await gate.acquire()
+        gate.rate_limited(0)  # cap 1, taken: the next call must wait
+        try:
+            await asyncio.wait_for(client.complete([{"role": "user", "content": "hi"}]), 0.2)
+        except asyncio.TimeoutError:
+            pass
+
+    asyncio.run(go())
+    assert client.cut_short_while_waiting and client.waiting == 0
