@@ -89,7 +89,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from egoeval.cli import CliError
     from egoeval.trajectory import BadInput
     from egoeval.verifiers.judge import judge_client
-    from egoeval.verifiers.rubric import judgements_path, load_rubrics, windows
+    from egoeval.verifiers.rubric import judgements_path, load_rubrics, summarise, windows
 
     try:
         windows(0, args.window, args.overlap)
@@ -122,20 +122,17 @@ def cmd_judge(args: argparse.Namespace) -> int:
             by_log.setdefault(r["log"], []).append(r)
     for log, mine in by_log.items():  # beside each run: report and view pick them up
         _write(judgements_path(log), mine)
-    judged = [r for r in records if r.get("passed") is not None]
     errors = [r for r in records if r.get("error")]
-    summary = {"judge_model": judge.model, "w": args.window, "delta": args.overlap, "episodes": len(records),
-               "judged": len(judged), "passed": sum(r["passed"] for r in judged),
-               "mean_fraction_met": round(sum(r["fraction"] for r in judged) / len(judged), 4) if judged else None,
-               "no_rubric": sum(r.get("total") == 0 for r in records), "errors": len(errors)}
+    summary = {"judge_model": judge.model, "w": args.window, "delta": args.overlap, "read": len(records),
+               **summarise(records), "no_rubric": sum(r.get("total") == 0 for r in records)}
     reached = [r for r in records if "judge_model" in r]  # the episodes that had a rubric to judge
     failed = bool(reached) and all(r.get("error") for r in reached)  # the judge never answered
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(f"\rrubric judge {summary['judge_model']} (windows of {args.window} turns, overlap {args.overlap}): "
-              f"{summary['passed']}/{summary['judged']} episodes met every item; mean fraction met "
-              f"{summary['mean_fraction_met']}; {summary['no_rubric']} without a rubric; {summary['errors']} errors")
+              f"{summary['passed']}/{summary['episodes']} episodes met every item; mean fraction met "
+              f"{summary['mean_fraction']}; {summary['no_rubric']} without a rubric; {summary['errors']} errors")
         for r in errors[:10]:
             print(f"  {r['episode']}: {r['error']}", file=sys.stderr)
         for where in ([args.out] if args.out else []) + [str(judgements_path(log)) for log in by_log]:

@@ -172,18 +172,11 @@ def _persona_splits(records: list[Record]) -> dict[str, dict[str, dict]]:
 
 
 def _rubric_summary(records: list[Record]) -> dict:
-    """The rubric judge over the judged episodes (empty when none was judged). A record
-    whose ``passed`` is not a boolean or whose ``fraction`` is not a number counts as not
-    judged (the file is the judge's output, but read as untrusted input)."""
+    """The rubric judge over the judged episodes (empty when none was judged)."""
+    from egoeval.verifiers.rubric import summarise
+
     judged = [r.rubric for r in records if r.rubric]
-    scored = [j for j in judged if isinstance(j.get("passed"), bool) and isinstance(j.get("fraction"), (int, float))]
-    if not judged:
-        return {}
-    return {"episodes": len(scored), "passed": sum(j["passed"] for j in scored),
-            "pass_rate": round(100 * sum(j["passed"] for j in scored) / len(scored), 2) if scored else 0.0,
-            "mean_fraction": round(sum(j["fraction"] for j in scored) / len(scored), 4) if scored else 0.0,
-            "judge_models": sorted({str(j.get("judge_model")) for j in judged}),
-            "errors": sum(bool(j.get("error")) for j in judged)}
+    return summarise(judged) if judged else {}
 
 
 def _artifact_summary(verdicts: list[dict]) -> dict:

@@ -349,10 +349,9 @@ class Runner:
         speech = self._spoken(rec.eid, agent)
         state.phase = "speech"
         heard, audio = await _spoken_user(speech, first.content, 0)
-        parts = obs.parts + heard
         messages: list[dict] = [{"role": "system", "content": prompt},
-                                {"role": "user", "content": parts + [{"type": "text", "text": first.content}]
-                                 if parts else first.content}]
+                                {"role": "user", "content": [*obs.parts, {"type": "text", "text": first.content}, *heard]
+                                 if obs.parts or heard else first.content}]
         rec.event("message", role="user", turn=0, content=first.content, **audio)
         if first.stop:
             return "user_stop"
@@ -370,7 +369,7 @@ class Runner:
             text, audio = step.message or "", {}
             if step.audio is not None:  # what the user hears is the transcript of the agent's speech
                 state.phase = "speech"
-                spoken = await (speech or self._speech_folder(rec.eid)).hear(step.audio, state.turn, step.message,
+                spoken = await (speech or self._speech_channel(rec.eid)).hear(step.audio, state.turn, step.message,
                                                                             step.audio_transcript)
                 text, audio = spoken.text, {"audio": spoken.log}
             rec.event("message", role="agent", turn=state.turn, content=text, **audio, **_step_fields(step))
@@ -442,7 +441,7 @@ class Runner:
                 parts += [{"type": "text", "text": im.caption}, {"type": "image_url", "image_url": {"url": im.data_url()}}]
         return parts
 
-    def _speech_folder(self, eid: str) -> Any:
+    def _speech_channel(self, eid: str) -> Any:
         from egoeval.spoken import SpokenChannel
 
         return SpokenChannel(episode_audio(self.log_dir, eid), self.log_dir, self.config.spoken_user or "espeak-ng",
@@ -452,7 +451,7 @@ class Runner:
         """The episode's speech channel when the user speaks and the agent can hear, else None."""
         if not self.config.spoken_user or not getattr(agent, "accepts_audio", False):
             return None
-        return self._speech_folder(eid)
+        return self._speech_channel(eid)
 
     def workspace_dir(self, eid: str) -> Path:
         """Where an episode's files live (``egoeval score`` finds them there again)."""

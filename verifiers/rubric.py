@@ -245,6 +245,19 @@ def read_judgements(log: str | Path) -> dict[str, dict]:
     return out
 
 
+def summarise(judgements: list[dict]) -> dict:
+    """Judgements in sum: episodes judged, how many met every item, the mean fraction met,
+    the judge models and the errors. Records are read as untrusted input: one whose
+    ``passed`` is not a boolean or whose ``fraction`` is not a number counts as not judged."""
+    scored = [j for j in judgements if isinstance(j.get("passed"), bool) and isinstance(j.get("fraction"), (int, float))]
+    passed = sum(j["passed"] for j in scored)
+    return {"episodes": len(scored), "passed": passed,
+            "pass_rate": round(100 * passed / len(scored), 2) if scored else 0.0,
+            "mean_fraction": round(sum(j["fraction"] for j in scored) / len(scored), 4) if scored else 0.0,
+            "judge_models": sorted({str(j.get("judge_model")) for j in judgements}),
+            "errors": sum(bool(j.get("error")) for j in judgements)}
+
+
 def judge_rubric(items: list[RubricItem], turns: list[str], judge: Any, w: int = WINDOW, delta: int = OVERLAP,
                  attempts: int = 3) -> dict:
     """:func:`judge_rubric_async` for synchronous callers."""
