@@ -11,8 +11,9 @@ Any ``provider/model`` LiteLLM knows, or any OpenAI-compatible server through
   errors at once; a prompt longer than the model's context is the agent's error.
 - **Adaptive concurrency** (a :class:`RateGate` shared by a run's clients of one model):
   no limit until the provider answers 429; then the calls in flight are capped, the cap
-  halving at each new rate-limit answer and growing by one after a cap's worth of
-  successes in a row (additive increase, multiplicative decrease, as TCP does), so a
+  halving once per rejected burst and growing by one after a cap's worth of successes
+  under it, once it has been filled (additive increase, multiplicative decrease, as TCP
+  does), so a
   run at concurrency 32 settles at what the provider accepts instead of retrying in a
   storm. Waiting for a slot is the provider's time, never the agent's.
 - **Accounting**: input and output tokens, cost where LiteLLM knows the price, latency.
@@ -280,14 +281,7 @@ class ModelClient:
                 wait = min(self.max_backoff, wait) if wait is not None else \
                     min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
                 retries.append({"attempt": attempt + 1, "error": error, "wait_s": round(wait, 3)})
-                self.waiting += 1
-                try:
-                    await asyncio.sleep(wait)
-                except asyncio.CancelledError:
-                    self.cut_short_while_waiting = True
-                    raise
-                finally:
-                    self.waiting -= 1
+                await self._provider_time(asyncio.sleep(wait))
                 continue
             if self.gate is not None:
                 self.gate.succeeded(admitted)
@@ -302,11 +296,16 @@ class ModelClient:
         """A slot under the run's cap for this model (time spent waiting is the provider's)."""
         if self.gate is None:
             return 0
+        return await self._provider_time(self.gate.acquire())
+
+    async def _provider_time(self, waiting: Any) -> Any:
+        """Await a wait that is the provider's doing (a retry's back-off, a slot under its
+        cap), marked so the runner never charges it, or its cut-short, to the agent."""
         self.waiting += 1
         try:
-            return await self.gate.acquire()
+            return await waiting
         except asyncio.CancelledError:
-            self.cut_short_while_waiting = True  # e.g. an episode timeout while the provider's cap was full
+            self.cut_short_while_waiting = True  # e.g. an episode timeout while waiting
             raise
         finally:
             self.waiting -= 1

@@ -126,21 +126,26 @@ def is_log(path: str | os.PathLike) -> bool:
             first = json.loads(fh.readline())
     except (OSError, UnicodeDecodeError, ValueError):
         return False
-    return isinstance(first, dict) and first.get("event") == "header" and first.get("format") == LOG_FORMAT
+    return _is_header(first)
+
+
+def _is_header(ev: Any) -> bool:
+    return isinstance(ev, dict) and ev.get("event") == "header" and ev.get("format") == LOG_FORMAT
 
 
 def episode_workspace(log_dir: str | os.PathLike, episode: str) -> Path:
     """Where a run keeps an episode's files: ``<log dir>/workspaces/<episode id, made safe>``."""
-    return Path(log_dir) / "workspaces" / _safe(episode)
+    return Path(log_dir) / "workspaces" / safe_name(episode)
 
 
 def episode_audio(log_dir: str | os.PathLike, episode: str) -> Path:
     """Where a run keeps an episode's speech (``egoeval.spoken``): ``<log dir>/audio/<episode>``."""
-    return Path(log_dir) / "audio" / _safe(episode)
+    return Path(log_dir) / "audio" / safe_name(episode)
 
 
-def _safe(episode: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", episode)
+def safe_name(text: str) -> str:
+    """``text`` as a file name (an episode id, a model name): anything unsafe becomes ``_``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
 def iter_events(path: str | os.PathLike) -> Iterator[dict]:
@@ -168,7 +173,7 @@ def iter_events(path: str | os.PathLike) -> Iterator[dict]:
                 raise BadInput(f"{path}: line {n}: not valid JSON: {exc.msg}") from None
         if not isinstance(ev, dict):
             raise BadInput(f"{path}: line {n}: expected a JSON object")
-        if n == 1 and (ev.get("event") != "header" or ev.get("format") != LOG_FORMAT):
+        if n == 1 and not _is_header(ev):
             raise BadInput(f"{path}: line {n}: not an egoeval log (no header)")
         yield ev
 

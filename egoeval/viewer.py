@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +77,6 @@ document.getElementById('next').addEventListener('click', () => { if ((page + 1)
 document.getElementById('prev').addEventListener('click', () => { if (page > 0) { page--; draw(); } });
 draw();
 """
-
-
-def _safe(eid: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", eid)
 
 
 def _e(value: Any) -> str:
@@ -272,7 +267,7 @@ def _episode_page(ep: dict, folder: Path, name: str, workspace: Path | None = No
 def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
     """Write the viewer for ``logs`` (files or log dirs) into ``out``; returns index.html."""
     from egoeval.players import log_file
-    from egoeval.trajectory import episode_workspace
+    from egoeval.trajectory import episode_workspace, safe_name
     from egoeval.verifiers.rubric import read_judgements
 
     out = Path(out)
@@ -285,7 +280,7 @@ def build_viewer(logs: list[str | Path], out: str | Path) -> Path:
         judged = read_judgements(log)
         for ep in episodes:
             start, verdict = ep["start"], ep["verdict"] or {}
-            name = _safe(f"{model}-{start['episode']}")
+            name = safe_name(f"{model}-{start['episode']}")
             if name in names:  # two logs of one model: keep both pages
                 name = f"{name}-{sum(n.startswith(name) for n in names) + 1}"
             names.add(name)
