@@ -21,15 +21,16 @@ SCORE_ONCE = """
 import sys, time
 t0 = time.perf_counter()
 from egoeval.trajectory import read_results_file, results_file_stem
-from egoeval.verifiers.egobench import score_file
-from egoeval.verifiers.profiles import EGOBENCH
+from egoeval.suites import get_suite
+suite = get_suite("egobench")
+profile = suite.profile("egobench")
 t1 = time.perf_counter()
 files = sys.argv[1:]
 data = [(results_file_stem(f)[0], read_results_file(f)) for f in files]
 t2 = time.perf_counter()
 n = 0
 for stem, trajectories in data:
-    n += len(score_file(stem, trajectories, EGOBENCH).verdicts)
+    n += len(suite.score_results(stem, trajectories, profile).verdicts)
 t3 = time.perf_counter()
 print(n, t1 - t0, t2 - t1, t3 - t2)
 """
@@ -38,8 +39,7 @@ VALIDATE_ONCE = """
 import time
 t0 = time.perf_counter()
 from egoeval.validate import validate
-from egoeval.verifiers.profiles import EGOBENCH
-r = validate(EGOBENCH)
+r = validate("egobench")
 print(r.tasks, r.oracle_joint_success, r.null_joint_success, len(r.defective), time.perf_counter() - t0)
 """
 

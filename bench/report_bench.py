@@ -55,7 +55,7 @@ def main() -> None:
         print(f"synthetic log: {n} episodes, {log.stat().st_size / 2**20:.1f} MiB, written in "
               f"{time.perf_counter() - started:.2f} s")
         started = time.perf_counter()
-        report = build([str(log)], get_profile("egobench"))
+        report = build([str(log)], "egobench")
         built = time.perf_counter() - started
         times = {}
         for fmt in FORMATS:

@@ -110,7 +110,7 @@ def client_cost(tmp: Path, n: int = 200) -> None:
                               stdout=subprocess.PIPE, text=True)
     try:
         api_base = server.stdout.readline().strip()
-        tools = ToolRegistry().schemas("kitchen")
+        tools = ToolRegistry().schemas(tool_schemas("kitchen"))
         for label, with_tools in (("without tools", None), ("with the 28 kitchen tool schemas", tools)):
             client = ModelClient("openai/bench", api_base=api_base, api_key="k", cache=False)
 

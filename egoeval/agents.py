@@ -89,7 +89,7 @@ class EpisodeContext:
     mode: str
     steps: int | None = None
     replay: dict | None = None  # for the replay agent: the recorded episode's events
-    profile: str = "egobench"  # the scoring profile (the oracle sends what it accepts)
+    profile: str | None = None  # the scoring profile (the oracle sends what it accepts); None: the suite's default
     max_user_turns: int = 10
     persona: dict | None = None  # the simulated user's persona (tasks/personas), if any
 
@@ -138,19 +138,10 @@ class OracleAgent:
         self.steps: int | None = None
 
     async def start(self, ctx: EpisodeContext) -> None:
-        from egoeval.suites import scoring_target
-        from egoeval.validate import oracle_calls
-        from egoeval.verifiers.profiles import get_profile
+        from egoeval.suites import suite_of
 
-        if ctx.task.suite == "artifacts":  # the reference solution, then a look at the result
-            from egoeval.tasks.artifacts import solution_calls
-
-            target = ctx.task.extra["criteria"]["file"]
-            self.calls = solution_calls(ctx.task, ctx.task.extra["reference"]) + [
-                {"tool_name": "render_to_image", "parameters": {"file_name": target}}]
-        else:
-            stem, raw = scoring_target(ctx.task.id)
-            self.calls = oracle_calls(stem, raw, get_profile(ctx.profile))  # exactly what `validate` replays
+        suite = suite_of(ctx.task.id)
+        self.calls = suite.oracle_calls(ctx.task, suite.profile(ctx.profile))  # exactly what `validate` sends
         self.sent = 0
         self.steps = ctx.steps if ctx.mode != "static" else None
 

@@ -46,31 +46,46 @@ def out_file(path: str | Path, option: str = "--out", new: bool = False) -> Path
     return p
 
 
-def _profile(name: str):
-    from egoeval.verifiers.profiles import PROFILES
+def _suite(name: str):
+    """The suite called ``name``; a one-line error naming the available ones if none."""
+    from egoeval.suites import UnknownSuite, get_suite
 
-    if name not in PROFILES:
-        raise CliError(f"unknown profile {name!r}; choose one of: {', '.join(PROFILES)}")
-    return PROFILES[name]
+    try:
+        return get_suite(name)
+    except UnknownSuite as exc:
+        raise CliError(str(exc)) from None
 
 
-SUITES = ("egobench", "demo", "artifacts")
+def _profile(suite, name: str | None):
+    """``suite``'s profile called ``name`` (None: its default); a one-line error if none."""
+    from egoeval.suites import UnknownProfile
+
+    try:
+        return suite.profile(name)
+    except UnknownProfile as exc:
+        raise CliError(str(exc).strip("'\"")) from None
 
 
-def _suite(name: str) -> None:
-    if name not in SUITES:
-        raise CliError(f"unknown suite {name!r}; available: {', '.join(SUITES)}")
+def _known_profile(name: str | None) -> None:
+    """A profile name some suite has (score and report check before reading anything)."""
+    from egoeval.suites import get_suite, suite_names
+
+    if name is None:
+        return
+    names = sorted({p for n in suite_names() for p in get_suite(n).profiles})
+    if name not in names:
+        raise CliError(f"unknown profile {name!r}; choose one of: {', '.join(names)}")
 
 
 # --- egoeval tasks --------------------------------------------------------------------
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
     from egoeval.suites import load_tasks
-    from egoeval.tasks import egobench as suite
 
-    _suite(args.suite)
-    if args.scenario and args.scenario not in suite.SCENARIOS:
-        raise CliError(f"unknown scenario {args.scenario!r}; choose one of: {', '.join(suite.SCENARIOS)}")
+    suite = _suite(args.suite)
+    if args.scenario and args.scenario not in suite.scenarios:
+        raise CliError(f"unknown scenario {args.scenario!r} in suite {suite.name}; choose one of: "
+                       f"{', '.join(suite.scenarios)}")
     tasks = [t for t in load_tasks(args.suite, args.scenario) if not args.file or t.file == args.file]
     if args.file and not tasks:
         files = sorted({t.file for t in load_tasks(args.suite)})
@@ -91,8 +106,7 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks_show(args: argparse.Namespace) -> int:
-    from egoeval.suites import get_task
-    from egoeval.verifiers.answers import expected_facts
+    from egoeval.suites import get_task, suite_of
     from egoeval.verifiers.rubric import rubric_for
 
     try:
@@ -100,7 +114,7 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
     except KeyError:
         raise CliError(f"unknown task {args.id!r}; ids look like egobench/retail1/7, demo/retail/1 or "
                        f"artifacts/kitchen/4 (see `egoeval tasks list`)") from None
-    facts = expected_facts(task) if task.suite in ("egobench", "demo") else []
+    facts = suite_of(task.id).expected_facts(task)
     rubric = rubric_for(task)
     if args.json:
         print(json.dumps({**task.to_dict(), "expected_facts": [f.to_dict() for f in facts],
@@ -218,9 +232,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     from egoeval.scoring import score_paths, write_verdicts
     from egoeval.trajectory import BadInput
 
-    profile = _profile(args.profile)  # a log names each task's suite; results files are EgoBench's
+    _known_profile(args.profile)  # a log names each task's suite; --suite names that of results files
+    if args.suite:
+        _suite(args.suite)
     try:
-        report = score_paths(args.files, profile, args.ground_truth)
+        report = score_paths(args.files, args.profile, args.ground_truth, args.suite)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:
@@ -243,54 +259,13 @@ def cmd_score(args: argparse.Namespace) -> int:
 # --- egoeval validate -------------------------------------------------------------------
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from egoeval.validate import validate
-
-    _suite(args.suite)
-    profile = _profile(args.profile)  # checked for every suite, artifacts included
-    if args.suite == "artifacts":
-        return _validate_artifacts(args)
-    report = validate(profile, suite_name=args.suite)
+    suite = _suite(args.suite)
+    report = suite.validate(_profile(suite, args.profile))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
-        print(f"suite {args.suite}, profile {report.profile}: {report.tasks} tasks")
-        print(f"oracle (ground truth replayed as the agent): joint success {report.oracle_joint_success}/{report.tasks}")
-        for f in report.oracle_failures:
-            print(f"  FAIL {f['task']}: {f['reason']}")
-        print(f"null agent (no calls): joint success {report.null_joint_success}/{report.tasks}")
-        for t in report.null_successes:
-            print(f"  UNEXPECTED SUCCESS {t}")
-        print(f"tasks with defective ground truth: {len(report.defective)}")
-        for d in report.defective:
-            print(f"  {d['task']}: {d['reason']}")
-        print(f"tasks whose ground truth uses another user than the instruction's User ID: "
-              f"{len(report.user_id_mismatches)} (an agent that follows the instruction fails them)")
-        for d in report.user_id_mismatches:
-            print(f"  {d['task']}: {d['reason']}")
-        if args.suite == "demo":
-            print(f"clips generated and checked against their tasks: {report.tasks - len(report.clip_problems)}"
-                  f"/{report.tasks}")
-            for d in report.clip_problems:
-                print(f"  {d['task']}: {d['reason']}")
-        print("ok" if report.ok else "FAILED")
+        print("\n".join(report.lines()))
     return EXIT_OK if report.ok else EXIT_FAILED
-
-
-def _validate_artifacts(args: argparse.Namespace) -> int:
-    from egoeval.tasks import artifacts
-
-    report = artifacts.validate()
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=2))
-    else:
-        print(f"suite artifacts: {report['tasks']} tasks")
-        print(f"reference solutions passing every criterion: {report['oracle_pass']}/{report['tasks']}")
-        print(f"broken solutions failing exactly their intended criteria: "
-              f"{report['broken_failed_as_intended']}/{report['broken']}")
-        for f in report["failures"]:
-            print(f"  FAIL {f['task']} {f['solution']}: intended {f['intended']}, failed {f['failed']}")
-        print("ok" if report["ok"] else "FAILED")
-    return EXIT_OK if report["ok"] else EXIT_FAILED
 
 
 # --- parser -------------------------------------------------------------------------------
@@ -310,8 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tasks", help="list and show the tasks of a suite")
     tsub = t.add_subparsers(dest="tasks_command", metavar="ACTION", parser_class=_Parser)
     tl = tsub.add_parser("list", help="list tasks")
-    tl.add_argument("--suite", default="egobench")
-    tl.add_argument("--scenario", help="retail, kitchen, restaurant or order")
+    tl.add_argument("--suite", default="egobench", help="a suite name (egoeval suites lists them)")
+    tl.add_argument("--scenario", help="one of the suite's scenarios, e.g. retail")
     tl.add_argument("--file", help="one task file, e.g. retail1")
     tl.add_argument("--json", action="store_true", help="one JSON object per line")
     tl.set_defaults(func=cmd_tasks_list)
@@ -327,7 +302,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="score result files or logs without re-running them")
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="EgoBench results files (<file>_<mode>.json), egoeval logs (.jsonl) or folders")
-    s.add_argument("--profile", default="egobench", help="egobench (official, quirks included) or strict")
+    s.add_argument("--profile", default=None,
+                   help="a scoring profile of the suites scored (default: each suite's own; egobench: egobench "
+                        "(official, quirks included) or strict)")
+    s.add_argument("--suite", default=None,
+                   help="the suite of results files (default: the first whose format takes the file name, "
+                        "egobench before egobench2); logs name their own")
     s.add_argument("--ground-truth", choices=("pinned", "released"), default="pinned",
                    help="pinned: the suite's task files (default, as the official evaluator); released: the "
                         "ground truth published for the five test files")
@@ -337,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="self-test a suite: oracle, null agent, ground-truth defects")
     v.add_argument("--suite", default="egobench")
-    v.add_argument("--profile", default="egobench")
+    v.add_argument("--profile", default=None, help="one of the suite's profiles (default: the suite's own)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_validate)
 

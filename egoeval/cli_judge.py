@@ -42,7 +42,7 @@ def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
     head's ``episode`` label names the file (``PATH:episode`` or ``PATH:task_id``), so
     episodes of two runs never share one (human labels refer to episodes by it); a log's
     episodes also carry their ``log`` and ``episode_id``."""
-    from egoeval.scoring import expand_inputs, unscorable
+    from egoeval.scoring import expand_inputs, results_suite, unscorable
     from egoeval.trajectory import read_log, read_results_file, results_file_stem
 
     for path in expand_inputs(paths):
@@ -51,10 +51,11 @@ def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
                 if not unscorable(ep):
                     yield ({"episode": f"{path}:{ep.episode}", "task": ep.task, "log": str(path),
                             "episode_id": ep.episode}, ep.as_trajectory())
-        elif (named := results_file_stem(path)) is not None:
+        elif results_file_stem(path) is not None:
+            suite, stem = results_suite(path)
             for n, traj in enumerate(read_results_file(path), 1):
                 if isinstance(traj, dict):
-                    task = f"egobench/{named[0]}/{traj.get('task_id', n)}"
+                    task = f"{suite.name}/{stem}/{traj.get('task_id', n)}"
                     yield {"episode": f"{path}:{traj.get('task_id', n)}", "task": task}, traj
 
 

@@ -13,7 +13,7 @@ def add_report_parsers(sub, parser_class) -> None:
     rp = sub.add_parser("report", help="tables over runs and results: model x suite x scenario x mode, epochs, efficiency")
     rp.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files or folders")
     rp.add_argument("--format", choices=("md", "json", "csv", "latex", "html"), default="md")
-    rp.add_argument("--profile", default="egobench")
+    rp.add_argument("--profile", default=None, help="a scoring profile of the suites reported (default: each suite's own)")
     rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
     rp.set_defaults(func=cmd_report)
 
@@ -27,12 +27,13 @@ def add_report_parsers(sub, parser_class) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from egoeval.cli import CliError, _profile
+    from egoeval.cli import CliError, _known_profile
     from egoeval.report import build, render
     from egoeval.trajectory import BadInput
 
     try:
-        text = render(build(args.inputs, _profile(args.profile)), args.format)
+        _known_profile(args.profile)
+        text = render(build(args.inputs, args.profile), args.format)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:

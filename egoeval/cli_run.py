@@ -54,7 +54,7 @@ def _positive(kind):
 def add_run_parsers(sub, parser_class) -> None:
     load_dotenv()
     r = sub.add_parser("run", help="play a suite's tasks with an agent and a simulated user, log and score them")
-    r.add_argument("--suite", default=_env("suite", "demo"), help="egobench, demo (default) or artifacts")
+    r.add_argument("--suite", default=_env("suite", "demo"), help="a suite name: demo (default), egobench, egobench2, artifacts, or an installed one")
     r.add_argument("--tasks", default=_env("tasks"), metavar="GLOB",
                    help="task ids to run, glob(s) separated by commas, e.g. 'egobench/retail1/*'")
     r.add_argument("--agent", default=_env("agent", "oracle"),
@@ -104,7 +104,8 @@ def add_run_parsers(sub, parser_class) -> None:
                    metavar="S", help="wall-clock seconds per episode (default 600)")
     r.add_argument("--token-budget", type=_positive(int), metavar="N",
                    default=int(_env("token_budget")) if _env("token_budget") else None)
-    r.add_argument("--profile", default=_env("profile", "egobench"), help="scoring profile: egobench or strict")
+    r.add_argument("--profile", default=_env("profile"),
+                   help="a scoring profile of the suite (default: the suite's own; egobench: egobench or strict)")
     r.add_argument("--log-dir", default=_env("log_dir"), metavar="DIR",
                    help="where the log goes; an existing one is resumed (default logs/<time>-<suite>-<agent>)")
     r.add_argument("--video-dir", default=_env("video_dir"), metavar="DIR",
@@ -120,6 +121,7 @@ def add_run_parsers(sub, parser_class) -> None:
     i = sub.add_parser("import", help="turn EgoBench results files into an egoeval log")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--out", required=True, metavar="LOG.jsonl")
+    i.add_argument("--suite", default=None, help="the files' suite (default: the first whose format takes the name)")
     i.set_defaults(func=cmd_import)
 
 
@@ -189,9 +191,9 @@ def _check_speech(config: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from egoeval.cli import CliError, _profile
+    from egoeval.cli import CliError, _profile, _suite
     from egoeval.players import UnknownPlayer, make_agent_factory, make_user_factory
-    from egoeval.suites import UnknownSuite, load_tasks
+    from egoeval.suites import load_tasks
 
     try:
         config = _config(args)
@@ -203,17 +205,16 @@ def cmd_run(args: argparse.Namespace) -> int:
             _check_speech(config)
     except (UnknownPlayer, KeyError) as exc:
         raise CliError(str(exc).strip("'\"")) from None
-    _profile(config.profile)
-    try:
-        tasks = load_tasks(config.suite, pattern=config.tasks)
-    except UnknownSuite:
-        raise CliError(f"unknown suite {config.suite!r}; available: egobench, demo, artifacts") from None
+    suite = _suite(config.suite)
+    _profile(suite, config.profile)
+    tasks = load_tasks(config.suite, pattern=config.tasks)
     if not tasks:
         raise CliError(f"no task of suite {config.suite} matches {config.tasks!r}")
     if config.tasks:  # a glob among several that matches nothing is a typo, not a choice
         for glob in (g.strip() for g in config.tasks.split(",") if g.strip()):
             if not load_tasks(config.suite, pattern=glob):
                 raise CliError(f"--tasks: {glob!r} matches no task of suite {config.suite}")
+    _needs_videos(suite, config, args.video_dir)
     try:
         make_agent, replay = make_agent_factory(config.agent, config.agent_settings)
         make_user = make_user_factory(config.user, config.mode, config.user_settings)
@@ -237,12 +238,29 @@ def cmd_run(args: argparse.Namespace) -> int:
             lock.close()
 
 
+def _needs_videos(suite, config, given: str | None) -> None:
+    """Stop before the first episode when the suite's videos cannot be there at all
+    (rather than record one infrastructure error per episode)."""
+    from egoeval.cli import CliError
+    from egoeval.videos import video_dir
+
+    if suite.generates_videos or config.observation.no_video:
+        return
+    folder = video_dir(given)
+    if folder is None:
+        raise CliError(f"suite {suite.name} plays its tasks' videos: give --video-dir DIR (or set "
+                       f"EGOEVAL_VIDEO_DIR); `egoeval tasks check-videos --suite {suite.name} --video-dir DIR` "
+                       f"lists what is missing, --no-video runs without them")
+    if not folder.is_dir():
+        raise CliError(f"--video-dir {folder}: no such folder")
+
+
 def _play(args: argparse.Namespace, config, tasks: list, make_agent, make_user, replay, log_dir: Path,
           shard: tuple[int, int] | None) -> int:
     """Play the run (or, in a worker, its shard) and print the summary."""
     import asyncio
 
-    from egoeval.cli import CliError, _profile, print_score_table
+    from egoeval.cli import CliError, print_score_table
     from egoeval.runner import ConfigMismatch, Runner
     from egoeval.scoring import score_paths
     from egoeval.trajectory import BadInput
@@ -276,7 +294,7 @@ def _play(args: argparse.Namespace, config, tasks: list, make_agent, make_user, 
     for o in outcomes:
         if o.reason in ("infra_error", "agent_error"):
             print(f"  {o.reason}: {o.episode}: {o.error}", file=sys.stderr)
-    report = score_paths([str(runner.log_path)], _profile(config.profile))
+    report = score_paths([str(runner.log_path)], runner.config.profile)
     print_score_table(report)
     print(f"log: {runner.log_path}")
     if outcomes and all(o.reason == "infra_error" for o in outcomes):
@@ -408,7 +426,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     out_file(args.out, new=True)
     try:
-        n = import_results(args.files, args.out)
+        n = import_results(args.files, args.out, args.suite)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     print(f"{n} episodes written to {args.out}")
@@ -422,8 +440,11 @@ def cmd_check_videos(args: argparse.Namespace) -> int:
 
     from egoeval.cli import CliError
 
+    from egoeval.cli import _suite
+
+    suite = _suite(args.suite)
     tasks = load_tasks(args.suite)
-    if args.suite in ("demo", "artifacts"):  # their clips are made on this machine, never downloaded
+    if suite.generates_videos:  # its clips are made on this machine, never downloaded
         print(f"suite {args.suite}: its {len({t.video for t in tasks})} clips are generated here on first use; "
               f"nothing to download")
         return EXIT_OK

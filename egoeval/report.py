@@ -50,13 +50,17 @@ def _model_of(header: dict, path: Path) -> str:
     return agent or path.parent.name or path.stem
 
 
-def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None) -> tuple[list[Record], dict[str, int]]:
-    """Scored episodes of every input, and infrastructure errors per model. Artifact-suite
+def collect(paths: list[str], profile: str | None, artifacts: list[dict] | None = None,
+            used: dict[str, Any] | None = None) -> tuple[list[Record], dict[str, int]]:
+    """Scored episodes of every input, and infrastructure errors per model. Each task is
+    scored by its suite under the profile called ``profile`` (None: the suite's default);
+    the profiles used are added to ``used`` (suite name -> profile). Artifact-suite
     episodes are judged on their kept files and appended to ``artifacts`` (with their model)."""
-    from egoeval.scoring import expand_inputs, score_episode, score_results, unscorable
-    from egoeval.tasks import egobench
-    from egoeval.trajectory import read_log, read_results_file, results_file_stem
+    from egoeval.scoring import suite_profile, expand_inputs, results_suite, unscorable
+    from egoeval.suites import suite_of
+    from egoeval.trajectory import episode_workspace, read_log, read_results_file, results_file_stem
 
+    used = {} if used is None else used
     records: list[Record] = []
     infra: Counter = Counter()
     for path in expand_inputs(paths):
@@ -71,15 +75,16 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                     infra[model] += 1
                 if unscorable(ep):
                     continue
-                if ep.task.startswith("artifacts/"):
-                    if artifacts is not None:
-                        from egoeval.scoring import artifact_verdict
-
-                        artifacts.append({"model": model, "mode": ep.mode, **artifact_verdict(ep, path.parent)})
-                    continue
                 try:
-                    scored = score_episode(ep.task, ep.as_trajectory(), profile)
+                    owner = suite_of(ep.task)
+                    prof = used.setdefault(owner.name, suite_profile(owner, profile))
+                    scored = owner.score_episode(ep.task, ep.as_trajectory(), prof,
+                                                 episode_workspace(path.parent, ep.episode))
                 except KeyError:
+                    continue
+                if owner.verdict_kind != "calls":
+                    if artifacts is not None:
+                        artifacts.append({"model": model, "mode": ep.mode, "episode": ep.episode, **scored})
                     continue
                 suite, group = ep.task.split("/")[:2]
                 counters = dict(ep.counters)
@@ -87,17 +92,17 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                     counters["user_scores"] = {k: v for k, v in ep.corrected_scores.items() if isinstance(v, (int, float))}
                 mode = f"{ep.mode}+{ep.persona}" if ep.persona else ep.mode  # persona splits show as modes
                 for v in scored.verdicts:
-                    scenario = egobench.split_file(v.scenario)[0]
-                    records.append(Record(model, suite, scenario, group, mode, ep.task, ep.epoch, v, counters,
-                                          judged.get(ep.episode), ep.step_latencies))
+                    records.append(Record(model, suite, owner.scenario_of(v.scenario), group, mode, ep.task, ep.epoch,
+                                          v, counters, judged.get(ep.episode), ep.step_latencies))
         else:
-            named = results_file_stem(path)
-            if named is None:
+            if results_file_stem(path) is None:
                 continue
-            stem, mode = named
+            owner, stem = results_suite(path)
+            mode = results_file_stem(path)[1]
+            prof = used.setdefault(owner.name, suite_profile(owner, profile))
             model = path.parent.name or "results"
             trajectories = read_results_file(path)
-            scored = score_results(stem, trajectories, profile)
+            scored = owner.score_results(stem, trajectories, prof)
             by_id = {str(t.get("task_id")): t for t in trajectories if isinstance(t, dict)}
             for v in scored.verdicts:
                 traj = by_id.get(str(v.task_id), {})
@@ -106,17 +111,17 @@ def collect(paths: list[str], profile: Any, artifacts: list[dict] | None = None)
                 if isinstance(traj.get("corrected_scores"), dict):
                     counters["user_scores"] = {k: v for k, v in traj["corrected_scores"].items()
                                                if isinstance(v, (int, float))}
-                records.append(Record(model, "egobench", egobench.split_file(stem)[0], stem, mode,
-                                      f"egobench/{stem}/{v.task_id}", 1, v, counters))
+                records.append(Record(model, owner.name, owner.scenario_of(stem), stem, mode,
+                                      f"{owner.name}/{stem}/{v.task_id}", 1, v, counters))
     return records, dict(infra)
 
 
-def _summary(records: list[Record], profile: Any) -> dict:
+def _summary(records: list[Record], pooled_micro: bool) -> dict:
     files: dict[str, list] = defaultdict(list)
     for r in records:
         files[f"{r.file}:{r.mode}:{r.epoch}"].append(r.verdict)
     return overall_summary({k: file_summary(v) for k, v in sorted(files.items())}, [r.verdict for r in records],
-                           profile.pooled_micro)
+                           pooled_micro)
 
 
 def _efficiency(records: list[Record]) -> dict:
@@ -187,22 +192,26 @@ def _artifact_summary(verdicts: list[dict]) -> dict:
                                                       if not v.get("joint_success")).items()))}
 
 
-def build(paths: list[str], profile: Any) -> dict:
-    """The report as plain data (what every format prints)."""
+def build(paths: list[str], profile: str | None = None) -> dict:
+    """The report as plain data (what every format prints); each suite scores under the
+    profile called ``profile`` (None: its default)."""
     from egoeval.epochs import suite_metrics
 
     artifacts: list[dict] = []
-    records, infra = collect(paths, profile, artifacts)
+    used: dict[str, Any] = {}
+    records, infra = collect(paths, profile, artifacts, used)
+    pooled = bool(used) and all(p.pooled_micro for p in used.values())
     models = sorted({r.model for r in records} | set(infra) | {a["model"] for a in artifacts})
-    report: dict[str, Any] = {"profile": profile.name, "models": {}}
+    names = sorted({p.name for p in used.values()})
+    report: dict[str, Any] = {"profile": ", ".join(names) or (profile or "default"), "models": {}}
     for model in models:
         mine = [r for r in records if r.model == model]
         groups: dict[tuple, list[Record]] = defaultdict(list)
         for r in mine:
             groups[(r.suite, r.scenario, r.mode)].append(r)
-        rows = [{"suite": s, "scenario": sc, "mode": m, **_row(_summary(rs, profile))}
+        rows = [{"suite": s, "scenario": sc, "mode": m, **_row(_summary(rs, pooled))}
                 for (s, sc, m), rs in sorted(groups.items())]
-        overall = _summary(mine, profile) if mine else {}
+        overall = _summary(mine, pooled) if mine else {}
         attempts: dict[str, list[bool]] = defaultdict(list)
         for r in sorted(mine, key=lambda r: (r.task, r.mode, r.epoch)):
             if not r.verdict.excluded:  # as in every other metric

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 
 from egoeval.agents import Agent, AgentError, AgentTurn, EpisodeContext, InfraError, ToolCall, Usage
 from egoeval.observation import ObservationConfig, observe
+from egoeval.suites import get_suite, suite_of
 from egoeval.task import Task
 from egoeval.trajectory import Episode, LogWriter, episode_audio, episode_workspace, read_log
 from egoeval.users import User
@@ -69,7 +70,7 @@ class RunConfig:
     seed: int = 0
     max_concurrency: int = 8
     limits: Limits = field(default_factory=Limits)
-    profile: str = "egobench"
+    profile: str | None = None  # a scoring profile of the suite; None: the suite's default
     media_tools: bool = False
     office_tools: bool = False
     persona: str | None = None  # a persona name, "random", or None (tasks/personas)
@@ -193,9 +194,12 @@ class Runner:
                  on_episode: Callable[[EpisodeOutcome], None] | None = None,
                  replay: dict[tuple[str, int], dict] | None = None,
                  inspector: Callable[[Path], list] | None = None, shard: tuple[int, int] | None = None) -> None:
-        from egoeval.tools.registry import ToolRegistry
-        from egoeval.verifiers.profiles import get_profile
+        from dataclasses import replace
 
+        from egoeval.tools.registry import ToolRegistry
+
+        if config.profile is None:  # the log header names the profile that scored the run
+            config = replace(config, profile=get_suite(config.suite).default_profile)
         self.config, self.tasks = config, tasks
         self.make_agent, self.make_user = make_agent, make_user
         self.log_dir = Path(log_dir)
@@ -206,7 +210,7 @@ class Runner:
         self.inspector = inspector
         self.shard = shard  # (i, n): play only the episodes of shard i of n (a worker process)
         self.registry = ToolRegistry()
-        self.profile = get_profile(config.profile)
+        self.profile = get_suite(config.suite).profile(config.profile)  # checked before anything runs
 
     # --- resume -------------------------------------------------------------------------
     def finished(self) -> set[str]:
@@ -304,14 +308,12 @@ class Runner:
         return EpisodeOutcome(eid, task.id, epoch, reason, error, verdict)
 
     def _score(self, ep: Episode) -> dict:
-        from egoeval.scoring import score_episode
-
-        if ep.task.startswith("artifacts/"):
-            from egoeval.verifiers.artifact import score_artifact_episode
-
-            return score_artifact_episode(ep, self.workspace_dir(ep.episode))
-        scored = score_episode(ep.task, ep.as_trajectory(), self.profile)  # answers included, apart from joint
-        return scored.verdicts[0].to_dict() if scored.verdicts else {
+        suite = suite_of(ep.task)  # each task is its suite's, scored under that suite's profile of the name
+        scored = suite.score_episode(ep.task, ep.as_trajectory(), suite.profile(self.config.profile),
+                                     self.workspace_dir(ep.episode))
+        if suite.verdict_kind != "calls":
+            return scored
+        return scored.verdicts[0].to_dict() if scored.verdicts else {  # answers included, apart from joint
             "invalid": scored.invalid[0].reason if scored.invalid else "no verdict"}
 
     async def _play(self, rec: EpisodeRecorder, task: Task, epoch: int, seed: int, state: "_State") -> str:
@@ -331,9 +333,10 @@ class Runner:
         except (VideoMissing, MediaError, OSError) as exc:
             raise InfraError(f"video: {exc}") from exc
         rec.event("observation", **obs.log)
-        env = self.registry.new_env(task.scenario, _seed(task))
+        suite = suite_of(task.id)
+        env = suite.new_env(task)
         extra = self._toolsets(task, rec.eid)
-        tools = self.registry.schemas(task.scenario, extra=extra)
+        tools = self.registry.schemas(suite.tool_schemas(task), extra=extra)
         state.phase = "user"
         try:
             first = await user.start(ctx)
@@ -465,7 +468,7 @@ class Runner:
         from egoeval.tools.workspace import Workspace
         from egoeval.videos import resolve_video
 
-        files = task.suite == "artifacts"
+        files = suite_of(task.id).makes_files
         media = (self.config.media_tools or files) and not self.config.observation.no_video
         if not (media or files or self.config.office_tools):
             return []
@@ -544,12 +547,6 @@ async def _call_agent(awaitable):
         raise
     except Exception as exc:  # noqa: BLE001
         raise AgentError(f"{type(exc).__name__}: {exc}") from exc
-
-
-def _seed(task: Task) -> dict:
-    from egoeval.tasks import egobench
-
-    return egobench.seed(task.seed)
 
 
 def _provenance() -> dict:

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from egoeval.metrics import file_summary, overall_summary
-from egoeval.trajectory import BadInput, Episode, read_log, read_results_file, results_file_stem
-from egoeval.verifiers.egobench import FileScore, score_file
-from egoeval.verifiers.profiles import Profile
+from egoeval.trajectory import BadInput, Episode, episode_workspace, read_log, read_results_file, results_file_stem
+from egoeval.verifiers.egobench import FileScore
 from egoeval.verifiers.verdict import InvalidEntry, Verdict
 
 
@@ -49,30 +48,56 @@ def expand_inputs(paths: list[str]) -> list[Path]:
     return out
 
 
-def _results_stem(path: Path, ground_truth: str = "pinned") -> str:
-    from egoeval.tasks import egobench as suite
+def results_suite(path: Path, suite: str | None = None, ground_truth: str = "pinned") -> tuple[Any, str]:
+    """(suite, task file) of a results file: the named suite's, or the first suite whose
+    results format takes the file's name. Raises ``BadInput`` saying why not."""
+    from egoeval.suites import UnknownSuite, get_suite, suite_names
 
-    named = results_file_stem(path)
-    if named is None:
+    if results_file_stem(path) is None:
         raise BadInput(f"{path}: cannot tell the task file from the name; expected <scenario><N>_<mode>.json, "
                        f"e.g. retail6_easy.json")
-    stem = named[0]
     try:
-        suite.split_file(stem)
-        suite.raw_tasks(stem, ground_truth)
-    except (ValueError, KeyError):
-        which = "" if ground_truth == "pinned" else f"{ground_truth} "
-        raise BadInput(f"{path}: no EgoBench {which}ground truth for {stem!r}") from None
-    return stem
+        candidates = [get_suite(suite)] if suite else [get_suite(n) for n in suite_names()]
+    except UnknownSuite as exc:
+        raise BadInput(str(exc)) from None
+    for s in candidates:
+        stem = s.results_stem(path)
+        if stem is None:
+            continue
+        try:
+            s.raw_tasks(stem, ground_truth)
+        except (ValueError, KeyError):
+            continue
+        return s, stem
+    stem = results_file_stem(path)[0]
+    which = "" if ground_truth == "pinned" else f"{ground_truth} "
+    where = f"suite {suite}" if suite else "any suite"
+    raise BadInput(f"{path}: no {which}ground truth for {stem!r} in {where}")
 
 
-def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned") -> ScoreReport:
-    """Score results files and logs. ``ground_truth`` is ``pinned`` (the suite's task
-    files, as the official evaluator of the pinned release) or ``released`` (the ground
-    truth published for the five test files; MANIFEST "Two ground truths")."""
+def suite_profile(suite: Any, name: str | None) -> Any:
+    """The suite's profile called ``name`` (None: its default); ``BadInput`` if it has none."""
+    from egoeval.suites import UnknownProfile
 
-    report = ScoreReport(profile.name)
+    try:
+        return suite.profile(name)
+    except UnknownProfile as exc:
+        raise BadInput(str(exc).strip("'\"")) from None
+
+
+def score_paths(paths: list[str], profile: str | None = None, ground_truth: str = "pinned",
+                suite: str | None = None) -> ScoreReport:
+    """Score results files and logs. Each task is scored by its suite under the profile
+    called ``profile`` (None: each suite's default). ``ground_truth`` is ``pinned`` (the
+    suite's task files, as its official evaluator) or another the suite ships (EgoBench's
+    ``released``, MANIFEST "Two ground truths"). ``suite`` names the suite of results
+    files (default: the first suite whose format takes the file's name); logs name theirs."""
+    from egoeval.suites import suite_of
+
+    used: dict[str, Any] = {}
     scored: list[tuple[str, FileScore]] = []
+    artifacts: list[dict] = []
+    skipped: list[str] = []
     for path in expand_inputs(paths):
         if path.suffix == ".jsonl":
             _, episodes = read_log(path)
@@ -80,45 +105,38 @@ def score_paths(paths: list[str], profile: Profile, ground_truth: str = "pinned"
             for ep in episodes:
                 why = unscorable(ep)
                 if why:
-                    report.skipped.append(f"{path}: episode {ep.episode}: {why}")
-                    continue
-                if ep.task.startswith("artifacts/"):  # judged on the files the run kept in its workspaces
-                    report.artifacts.append(artifact_verdict(ep, path.parent))
+                    skipped.append(f"{path}: episode {ep.episode}: {why}")
                     continue
                 try:
-                    one = score_episode(ep.task, ep.as_trajectory(), profile, ground_truth)
+                    owner = suite_of(ep.task)
+                    prof = used.setdefault(owner.name, suite_profile(owner, profile))
+                    workspace = episode_workspace(path.parent, ep.episode)
+                    one = owner.score_episode(ep.task, ep.as_trajectory(), prof, workspace)
                 except KeyError:
-                    report.skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
+                    skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
                     continue
-                suite_name, group = ep.task.split("/")[:2]
-                fs = by_group.setdefault(group if suite_name == "egobench" else f"{suite_name}/{group}",
-                                         FileScore(one.stem))
+                if owner.verdict_kind != "calls":  # judged on the files the run kept in its workspaces
+                    artifacts.append({"episode": ep.episode, **one})
+                    continue
+                fs = by_group.setdefault("/".join(ep.task.split("/")[:2]), FileScore(one.stem))
                 fs.verdicts += one.verdicts
                 fs.invalid += one.invalid
             scored += [(f"{path.name}:{group}", fs) for group, fs in by_group.items()]
         else:
-            stem = _results_stem(path, ground_truth)
-            scored.append((stem, score_results(stem, read_results_file(path), profile, ground_truth)))
+            owner, stem = results_suite(path, suite, ground_truth)
+            prof = used.setdefault(owner.name, suite_profile(owner, profile))
+            scored.append((stem, owner.score_results(stem, read_results_file(path), prof, ground_truth)))
+    names = sorted({p.name for p in used.values()})
+    report = ScoreReport(", ".join(names) or (profile or "default"), skipped=skipped, artifacts=artifacts)
     for label, fs in scored:
         if label in report.files:
             label = f"{label}#{len(report.files)}"
         report.files[label] = file_summary(fs.verdicts)
         report.verdicts += fs.verdicts
         report.invalid += fs.invalid
-    report.overall = overall_summary(report.files, report.verdicts, profile.pooled_micro)
+    pooled = bool(used) and all(p.pooled_micro for p in used.values())
+    report.overall = overall_summary(report.files, report.verdicts, pooled)
     return report
-
-
-def artifact_verdict(ep: Episode, log_dir: Path) -> dict:
-    """An artifact-suite episode judged on the file it left in ``log_dir/workspaces``."""
-    from egoeval.trajectory import episode_workspace
-    from egoeval.verifiers.artifact import score_artifact_episode
-
-    workspace = episode_workspace(log_dir, ep.episode)
-    try:
-        return {"episode": ep.episode, **score_artifact_episode(ep, workspace)}
-    except KeyError:
-        return {"episode": ep.episode, "task": ep.task, "joint_success": False, "error_category": "unknown_task"}
 
 
 def unscorable(ep: Episode) -> str | None:
@@ -129,26 +147,6 @@ def unscorable(ep: Episode) -> str | None:
     if ep.end_reason == "infra_error":
         return "ended on an infrastructure error (not an agent failure)"
     return None
-
-
-def score_episode(task_id: str, trajectory: dict, profile: Profile, ground_truth: str = "pinned") -> FileScore:
-    """Score one trajectory against exactly the task it names (logs name their task, so
-    no positional pairing). Raises ``KeyError`` for an unknown task id."""
-    from egoeval.suites import get_task, scoring_target
-    from egoeval.verifiers.answers import expected_facts
-
-    stem, gt = scoring_target(task_id, ground_truth)
-    return score_file(stem, [trajectory], profile, gt_tasks=[gt], facts_of=lambda _: expected_facts(get_task(task_id)))
-
-
-def score_results(stem: str, trajectories: list, profile: Profile, ground_truth: str = "pinned") -> FileScore:
-    """Score an EgoBench results file's trajectories. The facts each task must communicate
-    come from the suite's task of that id (the pinned ground truth's report calls)."""
-    from egoeval.tasks import egobench
-    from egoeval.verifiers.answers import expected_facts
-
-    return score_file(stem, trajectories, profile, egobench.raw_tasks(stem, ground_truth),
-                      facts_of=lambda tid: expected_facts(egobench.get_task(f"egobench/{stem}/{tid}")))
 
 
 def verdict_record(v: Verdict) -> dict[str, Any]:

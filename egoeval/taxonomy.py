@@ -15,34 +15,6 @@ CATEGORIES = ("correct", "syntax_error", "multimodal_error", "hallucination_erro
 
 USER_ID_RE = re.compile(r"User ID:\s*(\w+)")
 
-QUERY_TOOLS = {
-    "retail": frozenset({
-        "get_price", "get_tax_rate", "get_category", "get_discount", "get_nutrition",
-        "find_products_by_nutritional_characteristic", "find_products_by_taste",
-        "find_products_by_country_of_origin", "find_products_by_price_range", "list_discounted_products",
-    }),
-    "restaurant": frozenset({
-        "get_dish_price", "get_dish_discount", "get_dish_nutrition", "get_dish_allergens", "get_tax_rate",
-        "get_dish_taste_profile", "get_user_order_summary", "get_set_meal_details", "find_dishes_by_category",
-        "find_dishes_by_nutritional_tag", "find_dishes_by_taste", "find_set_meals_containing_dish",
-        "list_all_discounted_dishes", "filter_dishes_by_price_range", "compute_total_payment",
-        "compute_total_tax", "compute_total_nutrition",
-    }),
-    "kitchen": frozenset({
-        "get_current_menu", "get_cooking_steps", "get_recipe_allergens", "get_recipe_taste",
-        "get_recipe_ingredients", "get_ingredient_shelf_life", "get_ingredient_location",
-        "get_ingredient_nutrition", "get_ingredient_quantity", "get_current_shopping_list",
-        "get_recipe_nutritional_characteristics", "find_recipes_by_allergen", "find_recipes_by_taste",
-        "find_recipes_by_ingredient", "find_ingredients_by_expiry_date", "find_ingredients_by_location",
-        "find_recipes_by_nutritional_characteristics", "get_ingredients_by_category", "find_ingredient_category",
-        "get_all_recipe_names", "get_all_ingredient_names", "tally_total_nutritional_characteristics",
-        "tally_total_tastes", "compute_total_nutritions",
-    }),
-}
-QUERY_TOOLS["order"] = QUERY_TOOLS["restaurant"]
-
-ORDER_RESTAURANT = {1: "Annie Italian Restaurant", 2: "Mediterranean Greek Restaurant"}
-
 
 def has_syntax_error(tool_calls: Any) -> bool:
     """Step 1: the raw ``tool_calls`` list is empty or not well formed."""
@@ -86,9 +58,11 @@ def _recognised(p: Any, v: Any) -> bool:
     return p == v
 
 
-def has_multimodal_error(calls: list[tuple[Any, Any]], gt_task: dict, scenario: str, variant: int,
-                         case_insensitive_restaurant: bool = False) -> bool:
-    expected = ORDER_RESTAURANT.get(variant) if scenario == "order" else None
+def has_multimodal_error(calls: list[tuple[Any, Any]], gt_task: dict, query_tools: frozenset[str],
+                         expected_restaurant: str | None = None, case_insensitive_restaurant: bool = False) -> bool:
+    """Step 2. ``query_tools`` are the tools whose arguments show what the agent recognised;
+    ``expected_restaurant`` is the restaurant a multi-restaurant file is set in (or None)."""
+    expected = expected_restaurant
     if expected is not None:
         last = None
         for _, params in calls:
@@ -103,9 +77,8 @@ def has_multimodal_error(calls: list[tuple[Any, Any]], gt_task: dict, scenario: 
     key, values = gt_task.get("key"), gt_task.get("value")
     if not key or not values or not calls:
         return False
-    queries = QUERY_TOOLS.get(scenario, frozenset())
     seen = [params[key] for tool, params in calls
-            if isinstance(tool, str) and tool in queries and isinstance(params, dict) and key in params]
+            if isinstance(tool, str) and tool in query_tools and isinstance(params, dict) and key in params]
     return any(not any(_recognised(p, v) for p in seen) for v in values)
 
 
@@ -119,16 +92,18 @@ def has_hallucination(calls: list[tuple[Any, Any]], instruction: Any) -> bool:
 
 
 def classify(gt_task: dict, trajectory: dict, *, tool_success: bool, result_success: bool,
-             matched_calls: int, gt_calls: int, scenario: str, variant: int,
-             fold_unknown: bool = False, case_insensitive_restaurant: bool = False) -> str:
-    """The error category of one trajectory, given the verdict of its task."""
+             matched_calls: int, gt_calls: int, query_tools: frozenset[str] = frozenset(),
+             expected_restaurant: str | None = None, fold_unknown: bool = False,
+             case_insensitive_restaurant: bool = False) -> str:
+    """The error category of one trajectory, given the verdict of its task. The suite's
+    scoring context says which tools are queries and which restaurant a file is set in."""
     if tool_success and result_success:
         return "correct"
     tool_calls = trajectory.get("tool_calls", [])
     if has_syntax_error(tool_calls):
         return "syntax_error"
     calls = _analysis_calls(tool_calls)
-    if has_multimodal_error(calls, gt_task, scenario, variant, case_insensitive_restaurant):
+    if has_multimodal_error(calls, gt_task, query_tools, expected_restaurant, case_insensitive_restaurant):
         return "multimodal_error"
     if has_hallucination(calls, gt_task.get("Instruction", "")):
         return "hallucination_error"

@@ -292,14 +292,16 @@ def _cut_torn_tail(path: Path, size: int) -> None:
     os.truncate(path, 0)
 
 
-def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy") -> Iterator[list[dict]]:
-    """Events that describe an EgoBench results file as an egoeval log (an importer)."""
+def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy",
+                          suite: str = "egobench") -> Iterator[list[dict]]:
+    """Events that describe a results file of ``suite`` (EgoBench's format) as an egoeval
+    log (an importer)."""
     for pos, traj in enumerate(trajectories):
         if not isinstance(traj, dict):
             continue
         tid = traj.get("task_id", pos + 1)
         eid = f"{stem}-{tid}-{pos}"
-        events: list[dict] = [{"event": "episode_start", "episode": eid, "task": f"egobench/{stem}/{tid}",
+        events: list[dict] = [{"event": "episode_start", "episode": eid, "task": f"{suite}/{stem}/{tid}",
                                "epoch": 1, "mode": traj.get("mode", mode)}]
         for turn in traj.get("dialogue") or []:
             if isinstance(turn, dict):

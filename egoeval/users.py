@@ -100,13 +100,10 @@ def task_steps(task: Task) -> list[str]:
 
 
 def distractor_pool(task: Task) -> list[str]:
-    """The suite's distractor sentences for the task's scenario (wine ones for wine shelves)."""
-    from egoeval.tasks import egobench
+    """The suite's distractor sentences for the task's scenario."""
+    from egoeval.suites import suite_of
 
-    pools = egobench.distractors()
-    key = "wine_sentences" if task.scenario == "retail" and "wine" in task.instruction.lower() else \
-        f"{task.scenario}_sentences"
-    return list(pools.get(key) or [])
+    return suite_of(task.id).distractors(task)
 
 
 class ScriptedUser:

@@ -53,26 +53,21 @@ def find_video(name: str, folder: Path | None) -> Path:
 
 
 def resolve_video(task: Task, folder: Path | None = None) -> Path:
-    """The video file of ``task``: a demo clip (generated if needed) or a downloaded file."""
-    if task.suite == "demo":
-        from egoeval.tasks.demo import clip_path
+    """The video file of ``task``, as its suite finds it (a clip it makes, or a file in
+    ``folder``)."""
+    from egoeval.suites import suite_of
 
-        return clip_path(task)
-    if task.suite == "artifacts":
-        from egoeval.tasks.artifacts import clip
-
-        return clip(task)
-    return find_video(task.video, folder)
+    return suite_of(task.id).video_path(task, folder)
 
 
 def missing_videos(tasks: list[Task], folder: Path | None) -> dict[str, list[str]]:
     """Video names that cannot be found, each with the ids of the tasks that need it."""
+    from egoeval.suites import suite_of
+
     out: dict[str, list[str]] = {}
     for t in tasks:
-        if t.suite in ("demo", "artifacts"):
-            continue
         try:
-            find_video(t.video, folder)
+            suite_of(t.id).video_path(t, folder)
         except VideoMissing:
             out.setdefault(t.video, []).append(t.id)
     return out

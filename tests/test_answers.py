@@ -27,8 +27,9 @@ def test_expected_facts_per_scenario(task_id, expected):
 
 
 def test_every_task_that_asks_for_a_total_gets_a_fact():
-    from egoeval.verifiers.answers import ground_truth_results
+    from egoeval.suites import get_suite
 
+    ground_truth_results = get_suite("egobench").ground_truth_results
     untrusted = []
     for task in load_tasks("egobench"):
         if any(c["tool_name"].startswith("compute_total") for c in task.ground_truth):
@@ -69,10 +70,9 @@ def test_score_and_report_carry_the_answers_component(shared, tmp_path):
     checked against the real dialogue; score and report count them alike, apart from Joint."""
     from egoeval.report import build, render
     from egoeval.scoring import score_paths
-    from egoeval.verifiers.profiles import get_profile
 
     folder = str(shared / "trajectories")
-    report = score_paths([folder], get_profile("egobench"))
+    report = score_paths([folder], "egobench")
     asked = [v for v in report.verdicts if v.answers and v.answers["expected"]]
     assert asked and all(v.answers["stated"] + len(v.answers["missing"]) == v.answers["expected"] for v in asked)
     # the component is independent of joint success: both disagreements occur in real runs
@@ -81,22 +81,21 @@ def test_score_and_report_carry_the_answers_component(shared, tmp_path):
     overall = report.overall
     assert overall["answers_tasks"] == len(asked)
     assert overall["answers_passed"] == sum(v.answers["passed"] for v in asked)
-    [model] = build([folder], get_profile("egobench"))["models"].values()
+    [model] = build([folder], "egobench")["models"].values()
     assert model["overall"]["Answers"] == round(100 * overall["answers_rate"], 2)
     assert model["overall"]["answers_tasks"] == len(asked)
-    assert "| Answers |" in render(build([folder], get_profile("egobench")), "md")
+    assert "| Answers |" in render(build([folder], "egobench"), "md")
 
 
 def test_a_trajectory_that_states_the_total_passes_and_one_that_does_not_fails():
-    from egoeval.scoring import score_episode
-    from egoeval.verifiers.profiles import get_profile
+    from egoeval.suites import suite_of
 
     task = get_task("egobench/order1/1")
     said = lambda text: {"task_id": 1, "dialogue": [{"role": "user", "content": "hi"},  # noqa: E731
                                                     {"role": "agent", "content": text}], "tool_calls": []}
-    ok = score_episode(task.id, said("The total tax on your order is $15.75."), get_profile("egobench"))
+    ok = suite_of(task.id).score_episode(task.id, said("The total tax on your order is $15.75."), suite_of(task.id).profile("egobench"))
     assert ok.verdicts[0].answers["passed"] and not ok.verdicts[0].joint_success
-    bad = score_episode(task.id, said("The total tax on your order is $15.57."), get_profile("egobench"))
+    bad = suite_of(task.id).score_episode(task.id, said("The total tax on your order is $15.57."), suite_of(task.id).profile("egobench"))
     assert not bad.verdicts[0].answers["passed"]
     assert bad.verdicts[0].answers["missing"][0]["label"] == "total_tax (compute_total_tax)"
 
@@ -105,12 +104,11 @@ def test_a_malformed_dialogue_is_scored_not_fatal(shared, tmp_path):
     import json
 
     from egoeval.scoring import score_paths
-    from egoeval.verifiers.profiles import get_profile
 
     data = json.loads((shared / "trajectories" / "order2_easy.json").read_text())
     data[0]["dialogue"] = 5
     data[1]["dialogue"] = [None, 3, {"role": "agent", "content": 7}]
     (tmp_path / "order2_easy.json").write_text(json.dumps(data))
-    report = score_paths([str(tmp_path / "order2_easy.json")], get_profile("egobench"))
+    report = score_paths([str(tmp_path / "order2_easy.json")], "egobench")
     assert len(report.verdicts) == len(data)
     assert report.verdicts[0].answers["stated"] == 0

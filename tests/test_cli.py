@@ -86,7 +86,7 @@ def _write(tmp_path, name, text):
     ("retail6_easy.json", '{"task_id": 1}', "expected a JSON list of trajectories, found a JSON object"),
     ("retail6_easy.json", "", "not valid JSON"),
     ("mystery.json", "[]", "cannot tell the task file from the name"),
-    ("retail99_easy.json", "[]", "no EgoBench ground truth for 'retail99'"),
+    ("retail99_easy.json", "[]", "no ground truth for 'retail99'"),
 ])
 def test_unreadable_files_exit_2_with_one_line(tmp_path, name, text, needle):
     path = _write(tmp_path, name, text)

@@ -9,7 +9,6 @@ from egoeval.scoring import score_paths
 from egoeval.tasks import egobench as suite
 from egoeval.tools.registry import ToolRegistry
 from egoeval.trajectory import LogWriter, episodes_from_results, read_results_file, results_file_stem
-from egoeval.verifiers.profiles import EGOBENCH
 
 FIELDS = ("tool_success", "result_success", "joint_success", "matched_calls", "gt_calls", "agent_calls",
           "error_category", "gt_hash", "agent_hash", "user_has_issue")
@@ -26,7 +25,7 @@ def result_files(shared):
 
 
 def test_every_verdict_equals_the_official_one(reference, result_files):
-    report = score_paths(result_files, EGOBENCH)
+    report = score_paths(result_files, "egobench")
     ours = {(v.scenario, v.task_id): v.to_dict() for v in report.verdicts}
     theirs = {(v["scenario"], v["task_id"]): v for v in reference["verdicts"]}
     assert ours.keys() == theirs.keys() and len(ours) == 309
@@ -49,7 +48,7 @@ def test_every_verdict_equals_the_official_one(reference, result_files):
 
 
 def test_failures_come_with_an_explanation(result_files):
-    report = score_paths(result_files, EGOBENCH)
+    report = score_paths(result_files, "egobench")
     for v in report.verdicts:
         assert bool(v.diff) == (not v.result_success), (v.scenario, v.task_id)
 
@@ -62,7 +61,7 @@ def test_our_log_format_scores_the_same(tmp_path, result_files, reference):
             for events in episodes_from_results(stem, read_results_file(path)):
                 for ev in events:
                     writer.write(ev)
-    report = score_paths([str(log)], EGOBENCH)
+    report = score_paths([str(log)], "egobench")
     theirs = {(v["scenario"], v["task_id"]): v for v in reference["verdicts"]}
     assert len(report.verdicts) == 309
     for v in report.verdicts:
@@ -96,6 +95,6 @@ def test_live_tool_results_reproduce_the_recorded_ones(result_files):
 
 def test_released_ground_truth_gives_the_documented_totals(result_files):
     # MANIFEST.md "Two ground truths": scored against the released GT of the five test files
-    o = score_paths(result_files, EGOBENCH, ground_truth="released").overall
+    o = score_paths(result_files, "egobench", ground_truth="released").overall
     assert (o["tool_success"], o["result_success"], o["joint_success"]) == (186, 217, 180)
     assert (o["matched_calls"], o["gt_calls"]) == (967, 1263)

@@ -304,7 +304,7 @@ def test_personas_change_the_user_prompt_and_show_in_logs_and_reports(tmp_path):
     assert "Your persona (angry-impatient-vague): You are irritated" in actor["messages"][0]["content"]
     start = events(runner, "episode_start")[0]
     assert start["persona"] == "angry-impatient-vague"
-    model = build([str(runner.log_path)], get_profile("egobench"))["models"]["oracle"]
+    model = build([str(runner.log_path)], "egobench")["models"]["oracle"]
     assert [r["mode"] for r in model["rows"]] == ["easy+angry-impatient-vague"]
     joint = 100.0 if outcome.verdict["joint_success"] else 0.0
     assert model["personas"] == {d: {v: {"episodes": 1, "Joint": joint}}

@@ -15,6 +15,7 @@ from egoeval.media.cache import Cache
 from egoeval.tasks import egobench as suite
 from egoeval.tools.egobench import ENVIRONMENTS
 from egoeval.tools.media_tools import MediaTools
+from egoeval.tasks.egobench import tool_schemas
 from egoeval.tools.registry import ERROR_CATEGORIES, ToolRegistry
 from egoeval.tools.workspace import Workspace, WorkspaceError
 
@@ -58,9 +59,9 @@ def decoded(result):
 def test_media_tools_join_every_scenario_without_clashing(media):
     for scenario, cls in ENVIRONMENTS.items():
         assert not MEDIA_TOOLS & set(cls.members)
-        names = [s["function"]["name"] for s in REG.schemas(scenario, extra=[media])]
+        names = [s["function"]["name"] for s in REG.schemas(tool_schemas(scenario), extra=[media])]
         assert names[-7:] == list(media.members) and set(names[-7:]) == MEDIA_TOOLS
-        assert names[:-7] == [s["function"]["name"] for s in REG.schemas(scenario)]
+        assert names[:-7] == [s["function"]["name"] for s in REG.schemas(tool_schemas(scenario))]
     for s in media.schemas():
         fn = s["function"]
         assert fn["description"] and fn["parameters"]["type"] == "object"

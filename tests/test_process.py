@@ -3,16 +3,16 @@
 
 import pytest
 
-from egoeval.verifiers.context import get_context
+from egoeval.suites import get_suite
 from egoeval.verifiers.process import Comparator, ComparisonError, assign, check_calls, prepare
 from egoeval.verifiers.profiles import EGOBENCH, STRICT
 
 from conftest import call
 
-RETAIL = get_context("retail", 1)
-KITCHEN = get_context("kitchen", 1)
-ORDER = get_context("order", 1)
-RESTAURANT = get_context("restaurant", 1)
+RETAIL = get_suite("egobench").scoring_context("retail1")
+KITCHEN = get_suite("egobench").scoring_context("kitchen1")
+ORDER = get_suite("egobench").scoring_context("order1")
+RESTAURANT = get_suite("egobench").scoring_context("restaurant1")
 
 
 def eq(g, a, ctx=RETAIL, profile=EGOBENCH, key=None):

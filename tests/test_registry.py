@@ -6,6 +6,7 @@ import pytest
 
 from egoeval.tasks import egobench as suite
 from egoeval.tools.egobench import ENVIRONMENTS
+from egoeval.tasks.egobench import tool_schemas
 from egoeval.tools.registry import ToolRegistry
 
 REG = ToolRegistry()
@@ -13,7 +14,7 @@ REG = ToolRegistry()
 
 @pytest.mark.parametrize("scenario,count", [("retail", 21), ("kitchen", 28), ("restaurant", 27), ("order", 27)])
 def test_openai_schemas_cover_every_documented_tool(scenario, count):
-    schemas = REG.schemas(scenario)
+    schemas = REG.schemas(tool_schemas(scenario))
     names = [s["function"]["name"] for s in schemas]
     assert len(names) == count and all(s["type"] == "function" for s in schemas)
     assert sorted(names) == sorted(ENVIRONMENTS[scenario].tools)
@@ -27,7 +28,7 @@ def test_schema_parameter_names_differ_from_the_implementation_only_where_docume
         for t in ("add_dish_to_catalog", "remove_dish_from_catalog", "update_dish_price", "update_dish_discount")}
     found = set()
     for scenario, env in ENVIRONMENTS.items():
-        for s in REG.schemas(scenario):
+        for s in REG.schemas(tool_schemas(scenario)):
             fn = s["function"]
             if set(fn["parameters"].get("properties", {})) - set(env.members[fn["name"]]):
                 found.add((scenario, fn["name"]))

@@ -16,13 +16,13 @@ from egoeval.suites import load_tasks
 from egoeval.users import ScriptedUser
 from egoeval.verifiers.profiles import get_profile
 
-EGOBENCH = get_profile("egobench")
+EGOBENCH = "egobench"
 
 
 def test_report_reproduces_egoeval_score_on_the_recorded_trajectories(shared):
     folder = str(shared / "trajectories")
-    report = build([folder], EGOBENCH)
-    scored = score_paths([folder], EGOBENCH).overall
+    report = build([folder], "egobench")
+    scored = score_paths([folder], "egobench").overall
     [model] = report["models"].values()
     overall = model["overall"]
     assert overall["tasks"] == scored["tasks"] == 309 and overall["joint_success"] == scored["joint_success"]
@@ -48,7 +48,7 @@ def run(tmp_path, agent, epochs=1):
 def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
     oracle = run(tmp_path / "oracle", OracleAgent, epochs=2)
     null = run(tmp_path / "null", NullAgent)
-    report = build([str(oracle), str(null)], EGOBENCH)
+    report = build([str(oracle), str(null)], "egobench")
     assert report["models"]["oracle"]["overall"]["Joint"] == 100.0
     assert report["models"]["null"]["overall"]["Joint"] == 0.0
     assert report["models"]["oracle"]["epochs"]["pass^k"] == {"1": 1.0, "2": 1.0}
@@ -56,7 +56,7 @@ def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
     page = render(report, "html")
     assert page.count("data:image/png;base64,") == 4 and "<table>" in page  # 3 figures + the pass curves
     for fmt in ("md", "json", "csv", "latex", "html"):
-        assert render(report, fmt) == render(build([str(oracle), str(null)], EGOBENCH), fmt)  # same bytes
+        assert render(report, fmt) == render(build([str(oracle), str(null)], "egobench"), fmt)  # same bytes
     rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
     assert {r["model"] for r in rows} == {"oracle", "null"} and rows[0]["Joint"] in ("100.00", "0.00")
     assert render(report, "latex").startswith(r"\begin{tabular}")
@@ -66,7 +66,7 @@ def test_oracle_and_null_runs_side_by_side_with_epochs(tmp_path, capsys):
 
 
 def test_taxonomy_cascade_examples_and_user_fidelity(shared):
-    [model] = build([str(shared / "trajectories")], EGOBENCH)["models"].values()
+    [model] = build([str(shared / "trajectories")], "egobench")["models"].values()
     rates = model["error_rates"]
     assert rates["denominators"]["total"] == 309
     assert rates["multimodal_error_rate"] == round(6 / rates["denominators"]["syntax_correct"], 4)
@@ -86,19 +86,19 @@ def test_artifact_episodes_in_the_report(tmp_path):
                     load_tasks("artifacts", pattern="artifacts/retail/1"), OracleAgent,
                     lambda: ScriptedUser("easy"), tmp_path)
     asyncio.run(runner.run())
-    art = build([str(runner.log_path)], EGOBENCH)["models"]["oracle"]["artifacts"]
+    art = build([str(runner.log_path)], "egobench")["models"]["oracle"]["artifacts"]
     assert art["passed"] == art["tasks"] == 1 and art["self_verification"] == {"verified": 1}
 
 
 def test_intervals_for_every_rate_contain_their_estimate(shared):
-    report = build([str(shared / "trajectories")], EGOBENCH)
+    report = build([str(shared / "trajectories")], "egobench")
     [model] = report["models"].values()
     ci, overall = model["ci95"], model["overall"]
     assert ci["Joint"] == model["joint_ci95"]
     for name in ("Tool", "Result", "Joint", "Answers"):
         low, high = ci[name]
         assert low < overall[name] / 100 < high, name
-    scored = score_paths([str(shared / "trajectories")], EGOBENCH).overall
+    scored = score_paths([str(shared / "trajectories")], "egobench").overall
     assert ci["Micro (pooled)"][0] < scored["pooled_micro_acc"] < ci["Micro (pooled)"][1]
     assert "95% CI Tool" in render(report, "md")
 

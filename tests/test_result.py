@@ -1,16 +1,16 @@
 """Result check: replays, final-state hashes, explanations (SCORING.md A5, A6) and the
 quirks Q2, Q9-Q12 with their strict fixes."""
 
-from egoeval.verifiers.context import get_context
+from egoeval.suites import get_suite
 from egoeval.verifiers.result import check_result, final_state, state_diff
 from egoeval.verifiers.profiles import EGOBENCH, STRICT
 
 from conftest import call
 
-RETAIL = get_context("retail", 1)
-KITCHEN = get_context("kitchen", 1)
-ORDER = get_context("order", 1)
-RESTAURANT = get_context("restaurant", 1)
+RETAIL = get_suite("egobench").scoring_context("retail1")
+KITCHEN = get_suite("egobench").scoring_context("kitchen1")
+ORDER = get_suite("egobench").scoring_context("order1")
+RESTAURANT = get_suite("egobench").scoring_context("restaurant1")
 SEED_RETAIL1 = "d26104f389c157a7fe7d8340f649b9a3940f2ac8c6c7fca7eb6027e75723568a"
 
 

@@ -224,7 +224,7 @@ def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatc
     from egoeval.verifiers.profiles import get_profile
     from egoeval.viewer import build_viewer
 
-    report = build([str(tmp_path / "run")], get_profile("egobench"))
+    report = build([str(tmp_path / "run")], "egobench")
     assert report["models"]["oracle"]["rubric"] == {"episodes": 1, "passed": 1, "pass_rate": 100.0,
                                                      "mean_fraction": 1.0, "judge_models": ["openai/judge-model"],
                                                      "errors": 0}
@@ -274,7 +274,7 @@ def test_judgements_of_two_logs_in_one_folder_stay_apart(tmp_path, capsys):
                      "--no-judge-cache"]) == 0
     assert sorted(p.name for p in folder.iterdir()) == ["null.jsonl", "null.rubric.jsonl", "oracle.jsonl",
                                                         "oracle.rubric.jsonl"]
-    models = build([str(folder)], get_profile("egobench"))["models"]
+    models = build([str(folder)], "egobench")["models"]
     assert models["oracle"]["rubric"]["passed"] == 1 and models["null"]["rubric"]["passed"] == 0
     capsys.readouterr()
     assert main(["score", str(folder)]) == 0 and "tool 1, result 1, joint 1" in capsys.readouterr().out

@@ -21,7 +21,6 @@ from egoeval.scoring import score_paths
 from egoeval.suites import load_tasks
 from egoeval.trajectory import iter_events, read_log
 from egoeval.users import ScriptedUser
-from egoeval.verifiers.profiles import get_profile
 
 NO_VIDEO = ObservationConfig(no_video=True)
 
@@ -37,7 +36,7 @@ def verdicts(log: Path) -> dict[str, dict]:
 
 
 def rescored(log: Path, profile="egobench") -> dict[str, bool]:
-    report = score_paths([str(log)], get_profile(profile))
+    report = score_paths([str(log)], profile)
     return {f"{v.scenario}/{v.task_id}": v.joint_success for v in report.verdicts}
 
 
@@ -60,7 +59,7 @@ def test_egoeval_run_with_no_arguments_plays_the_oracle_on_the_demo_suite(tmp_pa
     # the verdicts written during the run are what `egoeval score` recomputes
     logged = verdicts(log)
     assert all(v["joint_success"] for v in logged.values())
-    again = score_paths([str(log)], get_profile("egobench")).verdicts
+    again = score_paths([str(log)], "egobench").verdicts
     canon = lambda d: json.dumps({k: v for k, v in d.items() if k not in ("event", "episode", "answers")},  # noqa: E731
                                  sort_keys=True)  # answers: a separate component of the run's verdicts
     assert sorted(canon(v.to_dict()) for v in again) == sorted(canon(v) for v in logged.values())
@@ -87,7 +86,7 @@ def test_oracle_over_all_egobench_tasks_matches_validate_and_exports_identically
     log = tmp_path / "run" / "run.jsonl"
     obs = [ev for ev in iter_events(log) if ev["event"] == "observation"]
     assert {o["kind"] for o in obs} == {"none"} and "--no-video" in obs[0]["reason"]
-    report = validate(get_profile("egobench"))
+    report = validate("egobench")
     failed_in_validate = {f["task"] for f in report.oracle_failures}
     ran = {o.task: o.verdict["joint_success"] for o in outcomes}
     assert {t for t, ok in ran.items() if not ok} == failed_in_validate
@@ -97,8 +96,8 @@ def test_oracle_over_all_egobench_tasks_matches_validate_and_exports_identically
     capsys.readouterr()
     files = sorted((tmp_path / "exported").glob("*_static.json"))
     assert len(files) == 21
-    exported = score_paths([str(f) for f in files], get_profile("egobench"))
-    logged = score_paths([str(log)], get_profile("egobench"))
+    exported = score_paths([str(f) for f in files], "egobench")
+    logged = score_paths([str(log)], "egobench")
     key = lambda v: (v.scenario, v.task_id)  # noqa: E731
     assert sorted((key(v), v.to_dict()) for v in exported.verdicts) == \
         sorted((key(v), v.to_dict()) for v in logged.verdicts)
@@ -167,7 +166,7 @@ def test_timeout_agent_error_and_infra_error(tmp_path):
     assert infra.reason == "infra_error" and infra.verdict is None
     end = [e for e in iter_events(runner.log_path) if e["event"] == "episode_end"][0]
     assert end["reason"] == "infra_error" and "503" in end["error"]
-    assert score_paths([str(runner.log_path)], get_profile("egobench")).verdicts == []  # counted apart
+    assert score_paths([str(runner.log_path)], "egobench").verdicts == []  # counted apart
 
 
 def test_token_budget_and_turn_limit(tmp_path):
@@ -369,8 +368,8 @@ def test_import_egobench_results_then_score_the_log(shared, tmp_path, capsys):
     files = [str(p) for p in sorted((shared / "trajectories").glob("*_easy.json"))]
     assert main(["import", *files, "--out", str(tmp_path / "imported.jsonl")]) == 0
     assert "309 episodes" in capsys.readouterr().out
-    direct = score_paths(files, get_profile("egobench"))
-    via_log = score_paths([str(tmp_path / "imported.jsonl")], get_profile("egobench"))
+    direct = score_paths(files, "egobench")
+    via_log = score_paths([str(tmp_path / "imported.jsonl")], "egobench")
     assert direct.overall["joint_success"] == via_log.overall["joint_success"]
     assert sorted(v.to_dict()["joint_success"] for v in direct.verdicts) == \
         sorted(v.to_dict()["joint_success"] for v in via_log.verdicts)

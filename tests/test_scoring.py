@@ -6,10 +6,19 @@ import pytest
 
 from egoeval.metrics import file_summary, overall_summary
 from egoeval.tasks import egobench as suite
-from egoeval.verifiers.egobench import score_file, user_id_mismatch
+from egoeval.suites import get_suite
+from egoeval.verifiers.egobench import score_file as _score_file
+from egoeval.verifiers.egobench import user_id_mismatch
 from egoeval.verifiers.profiles import EGOBENCH, STRICT
 
 from conftest import traj
+
+EB = get_suite("egobench")
+
+
+def score_file(stem, trajectories, profile, gt_tasks=None):
+    """A file scored against its pinned ground truth (or ``gt_tasks``) in its context."""
+    return _score_file(stem, trajectories, profile, gt_tasks or EB.raw_tasks(stem), EB.scoring_context(stem))
 
 GT6 = suite.raw_tasks("retail6")
 

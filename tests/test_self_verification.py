@@ -76,7 +76,7 @@ def test_the_runner_plays_artifact_tasks_and_score_re_judges_the_kept_files(tmp_
     runner, outcomes = play(tmp_path / "oracle", OracleAgent, "artifacts/kitchen/4,artifacts/retail/1")
     assert all(o.verdict["joint_success"] and o.verdict["self_verification"] == "verified" for o in outcomes), \
         [(o.task, o.reason, o.error, o.verdict) for o in outcomes]
-    rescored = score_paths([str(runner.log_path)], get_profile("egobench"))
+    rescored = score_paths([str(runner.log_path)], "egobench")
     assert sorted(v["joint_success"] for v in rescored.artifacts) == [True, True]
     _, [null] = play(tmp_path / "null", NullAgent, "artifacts/retail/1")
     assert null.verdict["joint_success"] is False and null.verdict["error_category"] == "tool_choice"

@@ -2,6 +2,7 @@
 
 import pytest
 
+from egoeval.suites import get_suite
 from egoeval.taxonomy import classify, error_rates, has_syntax_error
 
 from conftest import call, traj
@@ -11,8 +12,10 @@ GT = {"task_id": 1, "Instruction": "You are a shopper (User ID: alice). Buy wine
 
 
 def cat(trajectory, gt=GT, scenario="retail", variant=1, tool=False, result=False, matched=0, gt_calls=2, **kw):
+    """Classify in the scoring context EgoBench gives file ``<scenario><variant>``."""
+    ctx = get_suite("egobench").scoring_context(f"{scenario}{variant}")
     return classify(gt, trajectory, tool_success=tool, result_success=result, matched_calls=matched,
-                    gt_calls=gt_calls, scenario=scenario, variant=variant, **kw)
+                    gt_calls=gt_calls, query_tools=ctx.query_tools, expected_restaurant=ctx.expected_restaurant, **kw)
 
 
 def seen_wine(**extra):

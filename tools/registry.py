@@ -110,16 +110,12 @@ class ToolRegistry:
     def new_env(self, scenario: str, seed: dict) -> ScenarioEnv:
         return self.environments[scenario].from_seed(seed)
 
-    def raw_schemas(self, scenario: str) -> list[dict]:
-        from egoeval.tasks import egobench as suite
-
-        return suite.tool_schemas(scenario)
-
-    def schemas(self, scenario: str, extra: "Sequence[Toolset]" = ()) -> list[dict]:
-        """OpenAI-style function schemas (``{"type": "function", "function": {"name", ...}}``),
-        the scenario's tools first, then those of the episode's extra tool sets (media, office)."""
+    def schemas(self, raw: list[dict], extra: "Sequence[Toolset]" = ()) -> list[dict]:
+        """OpenAI-style function schemas (``{"type": "function", "function": {"name", ...}}``):
+        the scenario's tools first (``raw``, as the suite ships them, ``tool_name`` entries),
+        then those of the episode's extra tool sets (media, office)."""
         out = []
-        for entry in self.raw_schemas(scenario):
+        for entry in raw:
             fn = entry.get("function", entry)
             out.append({"type": "function", "function": {
                 "name": fn["tool_name"], "description": fn.get("description", ""),

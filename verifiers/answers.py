@@ -77,54 +77,40 @@ def facts_from_call(name: str, result: Any, instruction: str) -> list[Fact]:
     return []
 
 
-def _overrides(suite: str) -> dict:
-    from egoeval import tasks
-
-    path = Path(tasks.__file__).parent / suite / "answers_overrides.json"
+def read_overrides(path: Path) -> dict:
+    """A suite's ``answers_overrides.json`` (task id -> facts or null); {} when absent."""
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def expected_facts(task: Any) -> list[Fact]:
-    """The facts ``task`` asks the agent to report (see the module docstring). They depend
-    on the task alone, so they are derived once per task, not once per episode."""
-    key = (task.suite, task.id)
-    if key not in _DERIVED:
-        _DERIVED[key] = tuple(_derive(task))
-    return list(_DERIVED[key])
+    """The facts ``task`` asks the agent to report, as its suite derives them."""
+    from egoeval.suites import suite_of
+
+    return suite_of(task.id).expected_facts(task)
 
 
-_DERIVED: dict[tuple[str, str], tuple[Fact, ...]] = {}
-
-
-def _derive(task: Any) -> list[Fact]:
-    overrides = _overrides(task.suite)
-    if task.id in overrides:
-        return [Fact(**f) for f in overrides[task.id] or []]
+def derive_facts(results: list[tuple[dict, Any, bool]], instruction: str) -> list[Fact]:
+    """The facts the report-type calls among ``results`` (see :func:`ground_truth_results`)
+    give, in call order, each once."""
     facts: list[Fact] = []
-    for call, value, _ in ground_truth_results(task):
-        for fact in facts_from_call(str(call.get("tool_name")), value, task.instruction):
+    for call, value, _ in results:
+        for fact in facts_from_call(str(call.get("tool_name")), value, instruction):
             if fact not in facts:
                 facts.append(fact)
     return facts
 
 
-def ground_truth_results(task: Any, track_changes: bool = False) -> list[tuple[dict, Any, bool]]:
-    """Each ground-truth call replayed on the task's seed as a correct agent sends it (the
-    arguments its tool does not take left out, as the oracle does): (call, its result as
-    JSON data or None, whether it changed the state; hashing the state is asked for with
-    ``track_changes``, else False). The facts to report and the rubric's actions both come
-    from here."""
-    from egoeval.suites import scoring_target
-    from egoeval.tasks import egobench
+def ground_truth_results(env: Any, calls: list[dict], track_changes: bool = False) -> list[tuple[dict, Any, bool]]:
+    """Each of ``calls`` (the ground truth as a correct agent sends it) run on ``env``, a
+    fresh environment seeded for the task: (call, its result as JSON data or None,
+    whether it changed the state; hashing the state is asked for with ``track_changes``,
+    else False). The facts to report and the rubric's actions both come from here."""
     from egoeval.tools.registry import ToolRegistry
-    from egoeval.validate import oracle_calls
-    from egoeval.verifiers.profiles import get_profile
 
     registry = ToolRegistry()
-    env = registry.new_env(task.scenario, egobench.seed(task.seed))
     out: list[tuple[dict, Any, bool]] = []
     before = env.state_hash() if track_changes else ""
-    for call in oracle_calls(*scoring_target(task.id), get_profile("strict")):
+    for call in calls:
         result = registry.execute(env, call)
         try:
             value = json.loads(result.content)

@@ -346,23 +346,3 @@ def check_artifact(folder_or_file: str | Path, spec: dict | str | Path, service:
         verdict.criteria.append(CriterionResult(c["id"], c["type"], bool(ok), evidence, c["type"] != "vlm_judge"))
     verdict.passed = all(r.passed for r in verdict.criteria)
     return verdict
-
-
-def score_artifact_episode(episode: Any, workspace: Path, service: Any = None) -> dict:
-    """The verdict of an artifact-suite episode: its criteria on the workspace file, the
-    self-verification kind and, when it failed, a category (see self_verification)."""
-    import tempfile
-
-    from egoeval.tasks import artifacts
-    from egoeval.verifiers.self_verification import failure_category, self_verification
-
-    task = artifacts.get_task(episode.task)
-    with tempfile.TemporaryDirectory(prefix="egoeval-criteria-") as tmp:
-        spec = artifacts.criteria_for(task, Path(tmp))
-        verdict = check_artifact(workspace, spec, service=service, cache=False)
-    result = verdict.to_dict()
-    pointed = artifacts.pointed_items(task)
-    result.update({"task": task.id, "joint_success": verdict.passed,
-                   "self_verification": self_verification(episode.tool_calls, spec["file"]),
-                   "error_category": failure_category(result, episode.tool_calls, spec["file"], pointed)})
-    return result

@@ -1,26 +1,25 @@
-"""Per-seed scoring context: the environment class, a pristine environment to clone
-for replays, and the catalog used by the fuzzy name test (SCORING.md A4)."""
+"""Per-task-file scoring context: the environment class, a pristine environment to
+clone for replays, the catalog used by the fuzzy name test (SCORING.md A4), and what
+the error analysis needs to know about the file.
+
+A suite builds one context per task file (``Suite.scoring_context``); the verifiers
+only read it, so they never need to know which suite or release a file belongs to.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from typing import Any
 
-from egoeval.tasks import egobench as suite
-from egoeval.tools.egobench import ENVIRONMENTS, ScenarioEnv
+from egoeval.tools.egobench import ScenarioEnv
 
 from .profiles import Profile
-
-FUZZY_KEYS = {
-    "retail": frozenset({"product_name"}),
-    "kitchen": frozenset({"ingredient_name", "recipe_name", "recipes"}),
-    "restaurant": frozenset({"dish_name", "set_meal_name"}),
-    "order": frozenset({"dish_name", "set_meal_name", "restaurant_name"}),
-}
 
 
 @dataclass
 class ScoringContext:
+    #: unique per suite and task file (memo keys: two releases' retail1 differ)
+    key: str
     scenario: str
     variant: int
     seed_name: str | None
@@ -28,7 +27,20 @@ class ScoringContext:
     pristine: ScenarioEnv
     catalog_names: tuple[str, ...]
     fuzzy_keys: frozenset[str]
+    #: the fuzzy name test is plain trimmed, lower-cased equality (no catalog lookup)
+    plain_names: bool = False
+    #: error analysis: tools whose arguments show what the agent recognised in the video
+    query_tools: frozenset[str] = frozenset()
+    #: error analysis: the restaurant a multi-restaurant file is set in (None: no check)
+    expected_restaurant: str | None = None
     _matches: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, key: str, scenario: str, variant: int, seed_name: str | None, env_cls: type[ScenarioEnv],
+              seed: dict, fuzzy_keys: frozenset[str], **extra: Any) -> "ScoringContext":
+        pristine = env_cls.from_seed(seed)
+        names = tuple(dict.fromkeys(n.lower() for n in pristine.catalog_names()))
+        return cls(key, scenario, variant, seed_name, env_cls, pristine, names, fuzzy_keys, **extra)
 
     def params_of(self, tool: object, profile: Profile) -> tuple[str, ...] | None:
         """Parameter names of a callable member (None: no such tool); Q15 in strict."""
@@ -48,25 +60,3 @@ class ScoringContext:
             hit = frozenset(n for n in self.catalog_names if q in n or n in q)
             self._matches[text] = hit
         return hit
-
-
-def _catalog_names(env: ScenarioEnv) -> tuple[str, ...]:
-    names: list[str] = []
-    if env.scenario == "retail":
-        names = [p["name"].lower() for p in env.products.values()]
-    elif env.scenario == "restaurant":
-        names = [d["name"].lower() for d in env.store.catalog.values()]
-        names += [m["name"].lower() for m in env.store.set_meals.values()]
-    elif env.scenario == "order":
-        for store in env.restaurants.values():
-            names += [d["name"].lower() for d in store.catalog.values()]
-            names += [m["name"].lower() for m in store.set_meals.values()]
-    return tuple(dict.fromkeys(names))
-
-
-@lru_cache(maxsize=None)
-def get_context(scenario: str, variant: int) -> ScoringContext:
-    name = suite.seed_name(scenario, variant)
-    env_cls = ENVIRONMENTS[scenario]
-    pristine = env_cls.from_seed(suite.seed(name))
-    return ScoringContext(scenario, variant, name, env_cls, pristine, _catalog_names(pristine), FUZZY_KEYS[scenario])

@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from egoeval.tasks import egobench as suite
 from egoeval.taxonomy import USER_ID_RE, classify
 
 from .calls import flatten_calls
-from .context import ScoringContext, get_context
+from .context import ScoringContext
 from .process import check_calls
 from .profiles import Profile
 from .result import check_result
@@ -49,6 +48,11 @@ def user_id_mismatch(gt_task: dict) -> str | None:
     return None
 
 
+def id_key(profile: Profile) -> str:
+    """The member that names a task in GT and trajectories under ``profile``."""
+    return "scenario_id" if profile.pair_by_scenario_id else "task_id"
+
+
 def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: ScoringContext,
                profile: Profile) -> Verdict:
     """Verdict of one valid (GT task, trajectory) pair, without its error category."""
@@ -61,7 +65,7 @@ def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: S
     tool_ok = proc.matched == proc.gt_calls and proc.gt_calls > 0
     notes = [n for n in (proc.error, res.error) if n]
     return Verdict(
-        scenario=stem, task_id=gt_task.get("task_id", position + 1),
+        scenario=stem, task_id=gt_task.get(id_key(profile), position + 1),
         tool_success=tool_ok, result_success=res.success, joint_success=tool_ok and res.success,
         matched_calls=proc.matched, gt_calls=proc.gt_calls, agent_calls=proc.agent_calls,
         gt_hash=res.gt_hash, agent_hash=res.agent_hash, diff=res.diff,
@@ -83,7 +87,16 @@ def _answers(facts_of: Callable[[Any], list], task_id: Any, trajectory: dict) ->
 
 
 def _pairs(gt_tasks: list, trajectories: list, profile: Profile) -> list[tuple[int, dict, Any]]:
-    """(position, GT task, trajectory or None) in GT order (A1; Q1 in strict)."""
+    """(position, GT task, trajectory or None) in GT order (A1; Q1 in strict; by
+    scenario_id, a later trajectory replacing an earlier one, in the newest evaluator)."""
+    if profile.pair_by_scenario_id:
+        latest: dict[Any, Any] = {}
+        for i, t in enumerate(trajectories):
+            try:
+                latest[t.get("scenario_id", i + 1) if isinstance(t, dict) else i + 1] = t
+            except TypeError:  # an unhashable id names no task
+                continue
+        return [(i, gt, latest.get(gt.get("scenario_id", i + 1))) for i, gt in enumerate(gt_tasks)]
     if not profile.pair_by_task_id:
         return [(i, gt, trajectories[i] if i < len(trajectories) else None) for i, gt in enumerate(gt_tasks)]
     by_id: dict[Any, Any] = {}
@@ -93,18 +106,16 @@ def _pairs(gt_tasks: list, trajectories: list, profile: Profile) -> list[tuple[i
     return [(i, gt, by_id.get(gt.get("task_id", i + 1))) for i, gt in enumerate(gt_tasks)]
 
 
-def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list | None = None,
+def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list, ctx: ScoringContext,
                facts_of: Callable[[Any], list] | None = None) -> FileScore:
-    """Score one run file. ``gt_tasks`` defaults to the suite's pinned ground truth.
-    ``facts_of(task_id)``, when given, names the facts each task must communicate; every
-    verdict then carries the ``answers`` component (see :mod:`.answers`)."""
-    scenario, variant = suite.split_file(stem)
-    if gt_tasks is None:
-        gt_tasks = suite.raw_tasks(stem)
-    ctx = get_context(scenario, variant)
+    """Score one run file against ``gt_tasks`` in the scoring context of its task file
+    (the suite gives both). ``facts_of(task_id)``, when given, names the facts each task
+    must communicate; every verdict then carries the ``answers`` component (see
+    :mod:`.answers`)."""
     out = FileScore(stem)
+    key = id_key(profile)
     for pos, gt, traj in _pairs(gt_tasks, trajectories, profile):
-        tid = gt.get("task_id", pos + 1)
+        tid = gt.get(key, pos + 1)
         if traj is None:
             out.invalid.append(InvalidEntry(stem, tid, "Missing interaction data"))
         elif not isinstance(traj, dict):
@@ -118,16 +129,16 @@ def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list |
             if facts_of is not None:
                 verdict.answers = _answers(facts_of, tid, traj)
             out.verdicts.append(verdict)
-    _categorise(out, gt_tasks, trajectories, scenario, variant, profile)
+    _categorise(out, gt_tasks, trajectories, ctx, profile)
     return out
 
 
-def _categorise(out: FileScore, gt_tasks: list, trajectories: list, scenario: str, variant: int,
-                profile: Profile) -> None:
+def _categorise(out: FileScore, gt_tasks: list, trajectories: list, ctx: ScoringContext, profile: Profile) -> None:
     """Error analysis (A8): each trajectory is paired by its own task_id."""
+    key = id_key(profile)
     gt_by_id: dict[Any, dict] = {}
     for i, gt in enumerate(gt_tasks):
-        gt_by_id.setdefault(gt.get("task_id", i + 1), gt)
+        gt_by_id.setdefault(gt.get(key, i + 1), gt)
     verdict_by_id: dict[Any, Verdict] = {}
     for v in out.verdicts:
         verdict_by_id.setdefault(v.task_id, v)
@@ -135,7 +146,7 @@ def _categorise(out: FileScore, gt_tasks: list, trajectories: list, scenario: st
     for pos, traj in enumerate(trajectories):
         if not isinstance(traj, dict):
             continue
-        tid = traj.get("task_id", pos + 1)
+        tid = traj.get(key, pos + 1)
         try:
             gt, v = gt_by_id.get(tid), verdict_by_id.get(tid)
         except TypeError:  # an unhashable task_id pairs with nothing
@@ -145,5 +156,5 @@ def _categorise(out: FileScore, gt_tasks: list, trajectories: list, scenario: st
         done.add(id(v))
         v.error_category = classify(
             gt, traj, tool_success=v.tool_success, result_success=v.result_success,
-            matched_calls=v.matched_calls, gt_calls=v.gt_calls, scenario=scenario, variant=variant,
-            fold_unknown=profile.fold_unknown, case_insensitive_restaurant=profile.case_insensitive_restaurant)
+            matched_calls=v.matched_calls, gt_calls=v.gt_calls, query_tools=ctx.query_tools,
+            expected_restaurant=ctx.expected_restaurant, fold_unknown=profile.fold_unknown, case_insensitive_restaurant=profile.case_insensitive_restaurant)

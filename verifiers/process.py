@@ -84,14 +84,14 @@ class Comparator:
 
     def names_match(self, g: str, a: Any) -> bool:
         """The fuzzy name test for a GT string under a fuzzy key."""
-        if self.ctx.scenario == "kitchen" or self.profile.strict_names:
+        if self.ctx.plain_names or self.profile.strict_names:
             if not isinstance(a, str):
                 if self.profile.strict_names:
                     return False
                 raise ComparisonError(f"non-string value {a!r} for a name")
             if g.strip().lower() == a.strip().lower():
                 return True
-            if self.ctx.scenario == "kitchen":
+            if self.ctx.plain_names:
                 return False
             # strict: both names must denote exactly one and the same catalog entry
             mg, ma = self._entry(g), self._entry(a)

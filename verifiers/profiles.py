@@ -48,6 +48,10 @@ class Profile:
     pooled_micro: bool = False
     #: Q18 the order restaurant-name check of the error analysis ignores case
     case_insensitive_restaurant: bool = False
+    #: newest evaluator: pair by ``scenario_id`` (a later duplicate replaces an earlier one)
+    pair_by_scenario_id: bool = False
+    #: what is not implemented yet of the evaluator the profile stands for (None: nothing)
+    incomplete: str | None = None
 
     def deviations(self) -> list[str]:
         """Names of the switches that differ from the faithful profile."""
@@ -63,6 +67,19 @@ STRICT = Profile(
     reads_create_stores=False, hash_round_digits=10, drop_empty_entries=True, menus_as_sets=True,
     drop_missing_tool_gt_calls=True, exclude_user_id_mismatch=True, schema_tools_only=True,
     fold_unknown=True, pooled_micro=True, case_insensitive_restaurant=True,
+)
+#: the newest official evaluator (docs/egobench2/scoring.md), for the 2026 release
+NEWEST = Profile(
+    "official-newest", pair_by_scenario_id=True, reads_create_stores=False,
+    incomplete="list merging and exact list comparison (6, 8.2), the comparison-failure change (9), "
+               "complete-file aggregation (15) and the newest error analysis (Part E) are not implemented yet",
+)
+STRICT_NEWEST = Profile(
+    "strict", pair_by_scenario_id=True, replay_live_semantics=True, accept_arguments_key=True, maximum_matching=True,
+    strict_names=True, case_insensitive_category=True, comparison_error_unmatched=True, reads_create_stores=False,
+    hash_round_digits=10, drop_empty_entries=True, menus_as_sets=True, drop_missing_tool_gt_calls=True,
+    exclude_user_id_mismatch=True, schema_tools_only=True, fold_unknown=True, pooled_micro=True,
+    case_insensitive_restaurant=True, incomplete=NEWEST.incomplete,
 )
 PROFILES = {p.name: p for p in (EGOBENCH, STRICT)}
 

@@ -111,7 +111,7 @@ def final_state(calls: list, ctx: ScoringContext, profile: Profile, live: bool =
     reference could not serialise either, e.g. mixed-type user keys).
     """
     try:
-        key: tuple | None = (ctx.scenario, ctx.variant, profile, live, json.dumps(calls, ensure_ascii=False))
+        key: tuple | None = (ctx.key, profile, live, json.dumps(calls, ensure_ascii=False))
     except (TypeError, ValueError):
         key = None
     hit = _memo.get(key) if key else None
@@ -126,8 +126,7 @@ def final_state(calls: list, ctx: ScoringContext, profile: Profile, live: bool =
 
 def _replay_and_hash(calls: list, ctx: ScoringContext, profile: Profile, live: bool) -> FinalState:
     env = ctx.fresh_env()
-    if ctx.scenario == "order":
-        env.create_stores_on_read = profile.reads_create_stores
+    env.apply_profile(profile)
     replay(env, calls, ctx, profile, live)
     digits = profile.hash_round_digits
     return FinalState(env, sha256_hex(snapshot_text(snapshot_for(env, profile, freeze=True), digits)))

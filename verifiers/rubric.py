@@ -75,29 +75,27 @@ def rubric_for(task: Any, rubrics: dict[str, list[RubricItem]] | None = None) ->
     """The rubric of ``task`` (see the module docstring for where it comes from)."""
     if rubrics and task.id in rubrics:
         return rubrics[task.id]
-    from egoeval import tasks
+    from egoeval.suites import suite_of
 
-    shipped = Path(tasks.__file__).parent / task.suite / "rubrics.json"
-    if shipped.exists():
+    suite = suite_of(task.id)
+    shipped = suite.data_file("rubrics.json")
+    if shipped is not None and shipped.exists():
         suite_rubrics = load_rubrics(shipped)
         if task.id in suite_rubrics:
             return suite_rubrics[task.id]
-    return derive_rubric(task)
+    return suite.rubric_items(task)
 
 
-def derive_rubric(task: Any) -> list[RubricItem]:
-    """Items from the ground truth: the facts to report, then the state-changing calls."""
-    if task.suite not in ("egobench", "demo"):
-        return []
-    from .answers import expected_facts, ground_truth_results
-
+def derive_rubric(facts: list, results: list[tuple[dict, Any, bool]]) -> list[RubricItem]:
+    """Items from the ground truth: the facts to report, then the state-changing calls
+    (``results`` as :func:`egoeval.verifiers.answers.ground_truth_results` gives them)."""
     items = []
-    for n, fact in enumerate(expected_facts(task), 1):
+    for n, fact in enumerate(facts, 1):
         what = _quantity(fact.label.split(" (")[0])
         text = (f"The agent tells the user the {what}: {fact.value}" if fact.kind == "number"
                 else f"The agent tells the user that '{fact.value}' is among the {what}")
         items.append(RubricItem(f"tell-{n}", text))
-    actions = [call for call, _, changed in ground_truth_results(task, track_changes=True) if changed]
+    actions = [call for call, _, changed in results if changed]
     for n, call in enumerate(actions, 1):
         args = json.dumps(call.get("parameters") or {}, ensure_ascii=False, sort_keys=True)
         items.append(RubricItem(f"do-{n}", f"The agent calls {call.get('tool_name')} with {args}"))

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from egoeval.suites import Suite
 from egoeval.task import Task
 
 SUITE = "artifacts"
@@ -123,7 +125,6 @@ def criteria_for(task: Task, folder: Path) -> dict:
 
 def play(task: Task, calls: list[dict], workspace: Path, service: Any = None) -> list:
     """Run a solution's calls with the office and media tools in ``workspace``."""
-    from egoeval.tasks import egobench
     from egoeval.tools.media_tools import MediaTools
     from egoeval.tools.office_tools import OfficeTools
     from egoeval.tools.registry import ToolRegistry
@@ -131,7 +132,7 @@ def play(task: Task, calls: list[dict], workspace: Path, service: Any = None) ->
 
     ws = Workspace(workspace)
     registry = ToolRegistry()
-    env = registry.new_env(task.scenario, egobench.seed(task.seed))
+    env = Artifacts().new_env(task)
     extra = [MediaTools({task.video: clip(task)}, workspace=ws), OfficeTools(ws, service=service)]
     return [registry.execute(env, c, extra) for c in solution_calls(task, calls)]
 
@@ -168,3 +169,97 @@ def validate(service: Any = None) -> dict:
                                                "evidence": {c.id: c.evidence for c in verdict.criteria if not c.passed}})
     report["ok"] = report["oracle_pass"] == report["tasks"] and report["broken_failed_as_intended"] == report["broken"]
     return report
+
+
+@dataclass
+class ArtifactValidation:
+    """What :func:`validate` found, as ``egoeval validate`` prints it."""
+
+    report: dict
+
+    @property
+    def ok(self) -> bool:
+        return self.report["ok"]
+
+    def to_dict(self) -> dict:
+        return self.report
+
+    def lines(self) -> list[str]:
+        r = self.report
+        out = [f"suite artifacts: {r['tasks']} tasks",
+               f"reference solutions passing every criterion: {r['oracle_pass']}/{r['tasks']}",
+               f"broken solutions failing exactly their intended criteria: "
+               f"{r['broken_failed_as_intended']}/{r['broken']}"]
+        out += [f"  FAIL {f['task']} {f['solution']}: intended {f['intended']}, failed {f['failed']}"
+                for f in r["failures"]]
+        return out + ["ok" if r["ok"] else "FAILED"]
+
+
+class Artifacts(Suite):
+    """Tasks whose result is a file, judged by criteria on the file and its renders.
+    Seeds, tools and environments are the first EgoBench release's; clips are the demo's."""
+
+    name = SUITE
+    title = "artifacts: 12 tasks whose result is a workbook, slide or document"
+    scenarios = ("retail", "kitchen", "restaurant", "order")
+    verdict_kind = "artifact"
+    generates_videos = True
+    makes_files = True
+    folder = HERE
+
+    @property
+    def _egobench(self) -> Any:
+        from egoeval.suites import get_suite
+
+        return get_suite("egobench")
+
+    @property
+    def profiles(self) -> dict:  # type: ignore[override]
+        return self._egobench.profiles  # accepted for symmetry; criteria do not depend on them
+
+    @property
+    def default_profile(self) -> str:  # type: ignore[override]
+        return self._egobench.default_profile
+
+    def load_tasks(self, scenario: str | None = None) -> list[Task]:
+        return load_tasks(scenario)
+
+    def get_task(self, task_id: str) -> Task:
+        return get_task(task_id)
+
+    def tool_schemas(self, task: Task) -> list[dict]:
+        return self._egobench.schemas(task.scenario)
+
+    def new_env(self, task: Task) -> Any:
+        return self._egobench.environments[task.scenario].from_seed(self._egobench.seed(task.seed))
+
+    def distractors(self, task: Task) -> list[str]:
+        return self._egobench.distractors(task)
+
+    def video_path(self, task: Task, video_dir: Path | None) -> Path:
+        return clip(task)
+
+    def oracle_calls(self, task: Task, profile: Any) -> list[dict]:
+        """The reference solution, then a look at the result."""
+        return solution_calls(task, task.extra["reference"]) + [
+            {"tool_name": "render_to_image", "parameters": {"file_name": task.extra["criteria"]["file"]}}]
+
+    def score_episode(self, task_id: str, trajectory: dict, profile: Any, workspace: Path | None = None) -> dict:
+        """The criteria on the file the episode left in ``workspace``, the
+        self-verification kind and, when it failed, a category (see self_verification)."""
+        from egoeval.verifiers.artifact import check_artifact
+        from egoeval.verifiers.self_verification import failure_category, self_verification
+
+        task = self.get_task(task_id)
+        tool_calls = trajectory.get("tool_calls") or []
+        with tempfile.TemporaryDirectory(prefix="egoeval-criteria-") as tmp:
+            spec = criteria_for(task, Path(tmp))
+            verdict = check_artifact(workspace, spec, cache=False)
+        result = verdict.to_dict()
+        result.update({"task": task.id, "joint_success": verdict.passed,
+                       "self_verification": self_verification(tool_calls, spec["file"]),
+                       "error_category": failure_category(result, tool_calls, spec["file"], pointed_items(task))})
+        return result
+
+    def validate(self, profile: Any) -> ArtifactValidation:
+        return ArtifactValidation(validate())

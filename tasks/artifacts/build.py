@@ -28,9 +28,9 @@ HERE = Path(__file__).parent
 
 
 def order_price(restaurant: str, dish: str) -> float:
-    from egoeval.verifiers.context import get_context
+    from egoeval.suites import get_suite
 
-    return get_context("order", 1).fresh_env().restaurants[restaurant].catalog[dish.lower()]["price"]
+    return get_suite("egobench").scoring_context("order1").fresh_env().restaurants[restaurant].catalog[dish.lower()]["price"]
 
 
 def call(name: str, **params: Any) -> dict:

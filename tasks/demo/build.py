@@ -13,14 +13,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from egoeval.verifiers.context import get_context
+from egoeval.suites import get_suite
 
 HERE = Path(__file__).parent
 ANNIE, GREEK = "Annie Italian Restaurant", "Mediterranean Greek Restaurant"
 
 
 def _env(scenario: str):
-    return get_context(scenario, 1).fresh_env()
+    return get_suite("egobench").scoring_context(f"{scenario}1").fresh_env()
 
 
 def call(name: str, **params: Any) -> dict:

@@ -24,6 +24,39 @@ FILES = tuple(
 )
 #: order files and the restaurant each is set in (error analysis, SCORING.md A8)
 ORDER_RESTAURANT = {1: "Annie Italian Restaurant", 2: "Mediterranean Greek Restaurant"}
+#: names compared by the fuzzy name test (SCORING.md A4)
+FUZZY_KEYS = {
+    "retail": frozenset({"product_name"}),
+    "kitchen": frozenset({"ingredient_name", "recipe_name", "recipes"}),
+    "restaurant": frozenset({"dish_name", "set_meal_name"}),
+    "order": frozenset({"dish_name", "set_meal_name", "restaurant_name"}),
+}
+#: error analysis: the tools whose arguments show what the agent recognised (SCORING.md A8)
+QUERY_TOOLS = {
+    "retail": frozenset({
+        "get_price", "get_tax_rate", "get_category", "get_discount", "get_nutrition",
+        "find_products_by_nutritional_characteristic", "find_products_by_taste",
+        "find_products_by_country_of_origin", "find_products_by_price_range", "list_discounted_products",
+    }),
+    "restaurant": frozenset({
+        "get_dish_price", "get_dish_discount", "get_dish_nutrition", "get_dish_allergens", "get_tax_rate",
+        "get_dish_taste_profile", "get_user_order_summary", "get_set_meal_details", "find_dishes_by_category",
+        "find_dishes_by_nutritional_tag", "find_dishes_by_taste", "find_set_meals_containing_dish",
+        "list_all_discounted_dishes", "filter_dishes_by_price_range", "compute_total_payment",
+        "compute_total_tax", "compute_total_nutrition",
+    }),
+    "kitchen": frozenset({
+        "get_current_menu", "get_cooking_steps", "get_recipe_allergens", "get_recipe_taste",
+        "get_recipe_ingredients", "get_ingredient_shelf_life", "get_ingredient_location",
+        "get_ingredient_nutrition", "get_ingredient_quantity", "get_current_shopping_list",
+        "get_recipe_nutritional_characteristics", "find_recipes_by_allergen", "find_recipes_by_taste",
+        "find_recipes_by_ingredient", "find_ingredients_by_expiry_date", "find_ingredients_by_location",
+        "find_recipes_by_nutritional_characteristics", "get_ingredients_by_category", "find_ingredient_category",
+        "get_all_recipe_names", "get_all_ingredient_names", "tally_total_nutritional_characteristics",
+        "tally_total_tastes", "compute_total_nutritions",
+    }),
+}
+QUERY_TOOLS["order"] = QUERY_TOOLS["restaurant"]
 
 _FILE_RE = re.compile(r"^([a-z]+)(\d+)$")
 

@@ -262,6 +262,14 @@ class ScenarioEnv(CopyOnWrite):
             raise KeyError(name)
         return getattr(self, name)(**params)
 
+    # --- scoring hooks --------------------------------------------------------------
+    def catalog_names(self) -> list[str]:
+        """Names the fuzzy name test looks up (SCORING.md A4); none by default."""
+        return []
+
+    def apply_profile(self, profile: Any) -> None:
+        """Adopt the behaviour switches of a scoring profile before a replay (none here)."""
+
     # --- state --------------------------------------------------------------------
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:  # pragma: no cover
         """The state document that is hashed (SCORING.md A6).

@@ -30,7 +30,7 @@ class OrderEnv(ScenarioEnv):
         self.restaurants: dict[Any, Store] = {}
 
     def clone(self) -> "OrderEnv":
-        env = OrderEnv.__new__(OrderEnv)
+        env = type(self).__new__(type(self))
         env.restaurants = {name: store.clone() for name, store in self.restaurants.items()}
         env.create_stores_on_read = self.create_stores_on_read
         return env
@@ -62,6 +62,13 @@ class OrderEnv(ScenarioEnv):
                 if key in store.catalog:
                     return name
         return next(iter(self.restaurants), None)
+
+    def catalog_names(self) -> list[str]:
+        return [n for store in self.restaurants.values() for n in store.names()]
+
+    def apply_profile(self, profile: Any) -> None:
+        """Whether read tools create a store for an unknown restaurant (SCORING.md Q9)."""
+        self.create_stores_on_read = profile.reads_create_stores
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {"restaurants": {name: store.snapshot(freeze, round_digits) for name, store in self.restaurants.items()}}

@@ -81,6 +81,10 @@ class Store(CopyOnWrite):
             if keep_unknown or key in self.catalog or key in self.set_meals:
                 lines[key] = {"dish_name": key, "quantity": item.get("quantity", 1.0)}
 
+    def names(self) -> list[str]:
+        """Dish names, then set-meal names (the catalog of the fuzzy name test)."""
+        return [d["name"] for d in self.catalog.values()] + [m["name"] for m in self.set_meals.values()]
+
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
             "catalog": self._section("catalog", _catalog_doc, freeze, round_digits),
@@ -309,6 +313,9 @@ class RestaurantEnv(ScenarioEnv):
     def _find_matching_set_meals(self, query):
         """The fuzzy set-meal lookup helper; callable by name in the reference."""
         return fuzzy_matches(query, self.store.set_meals)
+
+    def catalog_names(self) -> list[str]:
+        return self.store.names()
 
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return self.store.snapshot(freeze, round_digits)

@@ -102,6 +102,9 @@ class RetailEnv(ScenarioEnv):
                 for i in s.get("items", [])
             ]
 
+    def catalog_names(self) -> list[str]:
+        return [p["name"] for p in self.products.values()]
+
     def snapshot(self, freeze: bool = False, round_digits: int | None = None) -> dict:
         return {
             "catalog": self._section("products", _catalog_doc, freeze, round_digits),
