@@ -77,6 +77,24 @@ def _known_profile(name: str | None) -> None:
         raise CliError(f"unknown profile {name!r}; choose one of: {', '.join(names)}")
 
 
+# --- egoeval suites ---------------------------------------------------------------------
+
+def cmd_suites(args: argparse.Namespace) -> int:
+    """Every suite that can be loaded (built in, installed through the ``egoeval.suites``
+    entry point group, registered), with its profiles."""
+    from egoeval.suites import get_suite, suite_names
+
+    for name in suite_names():
+        try:
+            suite = get_suite(name)
+        except Exception as exc:  # noqa: BLE001 - a broken third-party suite is listed, not fatal
+            print(f"{name:<12} cannot be loaded: {type(exc).__name__}: {exc}")
+            continue
+        profiles = ", ".join(f"{p}{' (default)' if p == suite.default_profile else ''}" for p in suite.profiles)
+        print(f"{name:<12} {suite.title or ''}" + (f"\n{'':<12} profiles: {profiles}" if profiles else ""))
+    return EXIT_OK
+
+
 # --- egoeval tasks --------------------------------------------------------------------
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -253,6 +271,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         print_score_table(report)
         if args.out:
             print(f"verdicts: {args.out} ({len(report.verdicts)} tasks)")
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -260,7 +280,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     suite = _suite(args.suite)
-    report = suite.validate(_profile(suite, args.profile))
+    profile = _profile(suite, args.profile)
+    if getattr(profile, "incomplete", None):
+        print(f"note: suite {suite.name}: profile {profile.name} is incomplete: {profile.incomplete}", file=sys.stderr)
+    report = suite.validate(profile)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -281,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="egoeval", description="Evaluate tool-using video-MLLM agents on egocentric tasks.")
     p.add_argument("--version", action="version", version=f"egoeval {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    sub.add_parser("suites", help="list the suites (built in and installed) and their profiles").set_defaults(
+        func=cmd_suites)
 
     t = sub.add_parser("tasks", help="list and show the tasks of a suite")
     tsub = t.add_subparsers(dest="tasks_command", metavar="ACTION", parser_class=_Parser)

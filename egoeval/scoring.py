@@ -27,6 +27,7 @@ class ScoreReport:
     skipped: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
     artifacts: list[dict] = field(default_factory=list)  # verdicts of artifact-suite episodes
+    notes: list[str] = field(default_factory=list)  # what a reader must know about the profiles used
 
 
 def expand_inputs(paths: list[str]) -> list[Path]:
@@ -127,7 +128,9 @@ def score_paths(paths: list[str], profile: str | None = None, ground_truth: str 
             prof = used.setdefault(owner.name, suite_profile(owner, profile))
             scored.append((stem, owner.score_results(stem, read_results_file(path), prof, ground_truth)))
     names = sorted({p.name for p in used.values()})
-    report = ScoreReport(", ".join(names) or (profile or "default"), skipped=skipped, artifacts=artifacts)
+    report = ScoreReport(", ".join(names) or (profile or "default"), skipped=skipped, artifacts=artifacts,
+                         notes=[f"suite {n}: profile {p.name} is incomplete: {p.incomplete}"
+                                for n, p in sorted(used.items()) if p.incomplete])
     for label, fs in scored:
         if label in report.files:
             label = f"{label}#{len(report.files)}"
