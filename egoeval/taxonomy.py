@@ -59,9 +59,12 @@ def _recognised(p: Any, v: Any) -> bool:
 
 
 def has_multimodal_error(calls: list[tuple[Any, Any]], gt_task: dict, query_tools: frozenset[str],
-                         expected_restaurant: str | None = None, case_insensitive_restaurant: bool = False) -> bool:
+                         expected_restaurant: str | None = None, case_insensitive_restaurant: bool = False,
+                         expand_lists: bool = False, key_aliases: dict[str, tuple[str, ...]] | None = None) -> bool:
     """Step 2. ``query_tools`` are the tools whose arguments show what the agent recognised;
-    ``expected_restaurant`` is the restaurant a multi-restaurant file is set in (or None)."""
+    ``expected_restaurant`` is the restaurant a multi-restaurant file is set in (or None).
+    The newest analysis reads a list argument element by element (``expand_lists``) and
+    looks a key up under its aliases (household ``name`` is also ``item_name``)."""
     expected = expected_restaurant
     if expected is not None:
         last = None
@@ -77,12 +80,21 @@ def has_multimodal_error(calls: list[tuple[Any, Any]], gt_task: dict, query_tool
     key, values = gt_task.get("key"), gt_task.get("value")
     if not key or not values or not calls:
         return False
-    seen = [params[key] for tool, params in calls
-            if isinstance(tool, str) and tool in query_tools and isinstance(params, dict) and key in params]
+    names = (key_aliases or {}).get(key, (key,))
+    seen: list[Any] = []
+    for tool, params in calls:
+        if not (isinstance(tool, str) and tool in query_tools and isinstance(params, dict)):
+            continue
+        name = next((n for n in names if n in params), None)
+        if name is None:
+            continue
+        value = params[name]
+        seen += value if expand_lists and isinstance(value, list) else [value]
     return any(not any(_recognised(p, v) for p in seen) for v in values)
 
 
 def has_hallucination(calls: list[tuple[Any, Any]], instruction: Any) -> bool:
+    """Step 3: a call names another user than the instruction's ``User ID:``."""
     m = USER_ID_RE.search(instruction) if isinstance(instruction, str) else None
     if not m:
         return False
@@ -91,21 +103,53 @@ def has_hallucination(calls: list[tuple[Any, Any]], instruction: Any) -> bool:
                for _, params in calls)
 
 
+def ground_truth_user_ids(gt_task: dict) -> set:
+    """The non-null ``user_id`` values of a task's GT calls (the newest analysis' step 3)."""
+    ids = set()
+    for call in gt_task.get("ground_truth") or []:
+        params = call.get("parameters") if isinstance(call, dict) else None
+        if isinstance(params, dict) and params.get("user_id") is not None:
+            try:
+                ids.add(params["user_id"])
+            except TypeError:  # an unhashable id names no user
+                continue
+    return ids
+
+
+def uses_other_user(calls: list[tuple[Any, Any]], expected: set) -> bool:
+    """Step 3 of the newest analysis: a call names a user the ground truth never does."""
+    if not expected:
+        return False
+    for _, params in calls:
+        if isinstance(params, dict) and "user_id" in params:
+            try:
+                if params["user_id"] not in expected:
+                    return True
+            except TypeError:
+                return True
+    return False
+
+
 def classify(gt_task: dict, trajectory: dict, *, tool_success: bool, result_success: bool,
              matched_calls: int, gt_calls: int, query_tools: frozenset[str] = frozenset(),
              expected_restaurant: str | None = None, fold_unknown: bool = False,
-             case_insensitive_restaurant: bool = False) -> str:
+             case_insensitive_restaurant: bool = False, newest: bool = False,
+             key_aliases: dict[str, tuple[str, ...]] | None = None) -> str:
     """The error category of one trajectory, given the verdict of its task. The suite's
-    scoring context says which tools are queries and which restaurant a file is set in."""
+    scoring context says which tools are queries and which restaurant a file is set in;
+    ``newest`` selects the 2026 analysis (list arguments read element by element, users
+    checked against the ground truth's, docs/egobench2/scoring.md Part E)."""
     if tool_success and result_success:
         return "correct"
     tool_calls = trajectory.get("tool_calls", [])
     if has_syntax_error(tool_calls):
         return "syntax_error"
     calls = _analysis_calls(tool_calls)
-    if has_multimodal_error(calls, gt_task, query_tools, expected_restaurant, case_insensitive_restaurant):
+    if has_multimodal_error(calls, gt_task, query_tools, expected_restaurant, case_insensitive_restaurant,
+                            expand_lists=newest, key_aliases=key_aliases):
         return "multimodal_error"
-    if has_hallucination(calls, gt_task.get("Instruction", "")):
+    if (uses_other_user(calls, ground_truth_user_ids(gt_task)) if newest
+            else has_hallucination(calls, gt_task.get("Instruction", ""))):
         return "hallucination_error"
     diff = gt_calls - matched_calls
     if diff >= 2:

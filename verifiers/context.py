@@ -33,6 +33,8 @@ class ScoringContext:
     query_tools: frozenset[str] = frozenset()
     #: error analysis: the restaurant a multi-restaurant file is set in (None: no check)
     expected_restaurant: str | None = None
+    #: error analysis: other parameter names a GT ``key`` is looked up under
+    key_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _matches: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod

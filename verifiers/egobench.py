@@ -134,11 +134,18 @@ def score_file(stem: str, trajectories: list, profile: Profile, gt_tasks: list, 
 
 
 def _categorise(out: FileScore, gt_tasks: list, trajectories: list, ctx: ScoringContext, profile: Profile) -> None:
-    """Error analysis (A8): each trajectory is paired by its own task_id."""
+    """Error analysis (A8; Part E in the newest): each trajectory is paired by its own id.
+    The newest analysis skips null trajectories and finds GT tasks by their explicit
+    ``scenario_id`` only."""
     key = id_key(profile)
     gt_by_id: dict[Any, dict] = {}
     for i, gt in enumerate(gt_tasks):
-        gt_by_id.setdefault(gt.get(key, i + 1), gt)
+        if profile.newest_error_analysis and (not isinstance(gt, dict) or key not in gt):
+            continue
+        try:
+            gt_by_id.setdefault(gt.get(key, i + 1), gt)
+        except TypeError:
+            continue
     verdict_by_id: dict[Any, Verdict] = {}
     for v in out.verdicts:
         verdict_by_id.setdefault(v.task_id, v)
@@ -149,7 +156,7 @@ def _categorise(out: FileScore, gt_tasks: list, trajectories: list, ctx: Scoring
         tid = traj.get(key, pos + 1)
         try:
             gt, v = gt_by_id.get(tid), verdict_by_id.get(tid)
-        except TypeError:  # an unhashable task_id pairs with nothing
+        except TypeError:  # an unhashable id pairs with nothing
             continue
         if gt is None or v is None or id(v) in done:
             continue
@@ -157,4 +164,6 @@ def _categorise(out: FileScore, gt_tasks: list, trajectories: list, ctx: Scoring
         v.error_category = classify(
             gt, traj, tool_success=v.tool_success, result_success=v.result_success,
             matched_calls=v.matched_calls, gt_calls=v.gt_calls, query_tools=ctx.query_tools,
-            expected_restaurant=ctx.expected_restaurant, fold_unknown=profile.fold_unknown, case_insensitive_restaurant=profile.case_insensitive_restaurant)
+            expected_restaurant=ctx.expected_restaurant, fold_unknown=profile.fold_unknown,
+            case_insensitive_restaurant=profile.case_insensitive_restaurant,
+            newest=profile.newest_error_analysis, key_aliases=ctx.key_aliases)

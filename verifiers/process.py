@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from .calls import identifier, parameters
 from .context import ScoringContext
+from .merging import merge_lists
 from .profiles import Profile
 
 
@@ -31,18 +32,22 @@ class Comparable:
     index: int  # position among the side's calls
 
 
-def prepare(call: Any, index: int, ctx: ScoringContext, profile: Profile) -> Comparable:
-    """Identifier and signature-filtered parameters of one call (A3)."""
+def prepare(call: Any, index: int, ctx: ScoringContext, profile: Profile, gt: bool = False) -> Comparable:
+    """Identifier and signature-filtered parameters of one call (A3), lists merged where
+    the profile says so (newest evaluator). A GT call without a name is kept, never to be
+    matched, where the profile says so; anywhere else it fails the comparison."""
     if not isinstance(call, dict):
         raise ComparisonError(f"call {index + 1} is not an object")
     tool = identifier(call)
-    if not isinstance(tool, str):
-        raise ComparisonError(f"call {index + 1} has no tool identifier")
     params = parameters(call, profile.accept_arguments_key)
+    if not isinstance(tool, str):
+        if not (gt and profile.unnamed_gt_calls_unmatched):
+            raise ComparisonError(f"call {index + 1} has no tool identifier")
+        return Comparable(tool, merge_lists(params) if profile.merge_lists else params, index)
     names = ctx.params_of(tool, profile)
     if names is not None and isinstance(params, dict):
         params = {k: v for k, v in params.items() if k in names}
-    return Comparable(tool, params, index)
+    return Comparable(tool, merge_lists(params) if profile.merge_lists else params, index)
 
 
 class Comparator:
@@ -64,7 +69,8 @@ class Comparator:
         if isinstance(g, list):
             if len(g) != len(a):
                 return False
-            pairs = assign(g, a, lambda x, y: self.equal(x, y, key), self.profile.maximum_matching)
+            same = self.exact if self.profile.exact_lists else self.equal
+            pairs = assign(g, a, lambda x, y: same(x, y, key), self.profile.maximum_matching)
             return None not in pairs
         if isinstance(g, dict):
             if g.keys() != a.keys():
@@ -80,6 +86,22 @@ class Comparator:
             if key in self.fuzzy_keys or (key == "category" and self.profile.case_insensitive_category):
                 return g.strip().lower() == a.strip().lower()
             return g == a
+        return g == a
+
+    def exact(self, g: Any, a: Any, key: str | None = None) -> bool:
+        """Equality inside lists under the newest evaluator (its "exact mode"): numbers
+        coerce as everywhere, names are equal trimmed and lower-cased, no catalog test."""
+        if type(g) is not type(a):
+            return self.equal(g, a, key)  # numeric coercion, or unequal
+        if isinstance(g, list):
+            if len(g) != len(a):
+                return False
+            return None not in assign(g, a, lambda x, y: self.exact(x, y, key), self.profile.maximum_matching)
+        if isinstance(g, dict):
+            return g.keys() == a.keys() and all(self.exact(v, a[k], k) for k, v in g.items())
+        if isinstance(g, str) and (key in self.fuzzy_keys
+                                   or (key == "category" and self.profile.case_insensitive_category)):
+            return g.strip().lower() == a.strip().lower()
         return g == a
 
     def names_match(self, g: str, a: Any) -> bool:
@@ -166,7 +188,7 @@ def check_calls(gt_calls: list, agent_calls: list, ctx: ScoringContext, profile:
     """Match GT calls against agent calls (A4)."""
     cmp = Comparator(ctx, profile)
     try:
-        gts = [prepare(c, i, ctx, profile) for i, c in enumerate(gt_calls)]
+        gts = [prepare(c, i, ctx, profile, gt=True) for i, c in enumerate(gt_calls)]
         agents = []
         for i, c in enumerate(agent_calls):
             try:

@@ -50,6 +50,15 @@ class Profile:
     case_insensitive_restaurant: bool = False
     #: newest evaluator: pair by ``scenario_id`` (a later duplicate replaces an earlier one)
     pair_by_scenario_id: bool = False
+    #: newest evaluator: merge and sort lists of objects before matching and replay
+    merge_lists: bool = False
+    #: newest evaluator: inside lists, names compare trimmed and lower-cased (no catalog test)
+    exact_lists: bool = False
+    #: newest evaluator: a GT call without a tool name is counted and never matched
+    #: (the first release's evaluator fails the whole comparison)
+    unnamed_gt_calls_unmatched: bool = False
+    #: newest evaluator: the 2026 error analysis (docs/egobench2/scoring.md Part E)
+    newest_error_analysis: bool = False
     #: what is not implemented yet of the evaluator the profile stands for (None: nothing)
     incomplete: str | None = None
 
@@ -70,12 +79,13 @@ STRICT = Profile(
 )
 #: the newest official evaluator (docs/egobench2/scoring.md), for the 2026 release
 NEWEST = Profile(
-    "official-newest", pair_by_scenario_id=True, reads_create_stores=False,
-    incomplete="list merging and exact list comparison (6, 8.2), the comparison-failure change (9), "
-               "complete-file aggregation (15) and the newest error analysis (Part E) are not implemented yet",
+    "official-newest", pair_by_scenario_id=True, reads_create_stores=False, merge_lists=True, exact_lists=True,
+    unnamed_gt_calls_unmatched=True, newest_error_analysis=True,
+    incomplete="complete-file aggregation (section 15) is not implemented yet",
 )
 STRICT_NEWEST = Profile(
-    "strict", pair_by_scenario_id=True, replay_live_semantics=True, accept_arguments_key=True, maximum_matching=True,
+    "strict", pair_by_scenario_id=True, merge_lists=True, exact_lists=True, unnamed_gt_calls_unmatched=True,
+    newest_error_analysis=True, replay_live_semantics=True, accept_arguments_key=True, maximum_matching=True,
     strict_names=True, case_insensitive_category=True, comparison_error_unmatched=True, reads_create_stores=False,
     hash_round_digits=10, drop_empty_entries=True, menus_as_sets=True, drop_missing_tool_gt_calls=True,
     exclude_user_id_mismatch=True, schema_tools_only=True, fold_unknown=True, pooled_micro=True,

@@ -12,6 +12,7 @@ from egoeval.tools.egobench import ScenarioEnv
 
 from .calls import identifier, parameters
 from .context import ScoringContext
+from .merging import merge_lists
 from .profiles import Profile
 
 
@@ -36,6 +37,8 @@ def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile,
         params = parameters(call, profile.accept_arguments_key)
         if isinstance(params, dict) and not live:
             params = {k: v for k, v in params.items() if k in names}
+        if profile.merge_lists:
+            params = merge_lists(params)
         try:
             env.invoke(tool, params)
         except Exception:  # a failing call changes nothing more; the replay goes on

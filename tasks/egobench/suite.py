@@ -37,6 +37,8 @@ class CallsSuite(Suite):
     fuzzy_keys: ClassVar[dict[str, frozenset[str]]] = {}
     #: scenario -> tools whose arguments the error analysis reads
     query_tools: ClassVar[dict[str, frozenset[str]]] = {}
+    #: scenario -> {GT key: parameter names the error analysis looks it up under}
+    key_aliases: ClassVar[dict[str, dict[str, tuple[str, ...]]]] = {}
     #: scenarios whose fuzzy name test is plain equality (no catalog lookup)
     plain_name_scenarios: ClassVar[frozenset[str]] = frozenset()
     #: the ground truths a file can be scored against (the first is the default)
@@ -106,7 +108,8 @@ class CallsSuite(Suite):
                 f"{self.name}/{stem}", scenario, variant, name, self.env_class(scenario, variant), self.seed(name),
                 self.fuzzy_keys.get(scenario, frozenset()), plain_names=scenario in self.plain_name_scenarios,
                 query_tools=self.query_tools.get(scenario, frozenset()),
-                expected_restaurant=self.expected_restaurant(scenario, variant))
+                expected_restaurant=self.expected_restaurant(scenario, variant),
+                key_aliases=self.key_aliases.get(scenario, {}))
         return ctx
 
     @cached_property

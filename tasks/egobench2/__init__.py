@@ -80,6 +80,7 @@ class EgoBench2(CallsSuite):
     default_profile = "official-newest"
     fuzzy_keys = FUZZY_KEYS
     query_tools = QUERY_TOOLS
+    key_aliases = {"household": {"name": ("name", "item_name")}}
     plain_name_scenarios = frozenset({"kitchen"})
     id_member = "scenario_id"
 
