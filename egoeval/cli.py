@@ -254,7 +254,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.suite:
         _suite(args.suite)
     try:
-        report = score_paths(args.files, args.profile, args.ground_truth, args.suite)
+        report = score_paths(args.files, args.profile, args.ground_truth, args.suite, args.include_partial)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:
@@ -271,8 +271,6 @@ def cmd_score(args: argparse.Namespace) -> int:
         print_score_table(report)
         if args.out:
             print(f"verdicts: {args.out} ({len(report.verdicts)} tasks)")
-    for note in report.notes:
-        print(f"note: {note}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -280,10 +278,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     suite = _suite(args.suite)
-    profile = _profile(suite, args.profile)
-    if getattr(profile, "incomplete", None):
-        print(f"note: suite {suite.name}: profile {profile.name} is incomplete: {profile.incomplete}", file=sys.stderr)
-    report = suite.validate(profile)
+    report = suite.validate(_profile(suite, args.profile))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -337,6 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ground-truth", choices=("pinned", "released"), default="pinned",
                    help="pinned: the suite's task files (default, as the official evaluator); released: the "
                         "ground truth published for the five test files")
+    s.add_argument("--include-partial", action="store_true",
+                   help="count results files missing some tasks in the overall figures (the newest evaluator's "
+                        "--include_partial; the first release's evaluator always counts them)")
     s.add_argument("--out", metavar="V.jsonl", help="write one JSON verdict per task")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(func=cmd_score)

@@ -27,7 +27,6 @@ class ScoreReport:
     skipped: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
     artifacts: list[dict] = field(default_factory=list)  # verdicts of artifact-suite episodes
-    notes: list[str] = field(default_factory=list)  # what a reader must know about the profiles used
 
 
 def expand_inputs(paths: list[str]) -> list[Path]:
@@ -87,16 +86,19 @@ def suite_profile(suite: Any, name: str | None) -> Any:
 
 
 def score_paths(paths: list[str], profile: str | None = None, ground_truth: str = "pinned",
-                suite: str | None = None) -> ScoreReport:
+                suite: str | None = None, include_partial: bool = False) -> ScoreReport:
     """Score results files and logs. Each task is scored by its suite under the profile
     called ``profile`` (None: each suite's default). ``ground_truth`` is ``pinned`` (the
     suite's task files, as its official evaluator) or another the suite ships (EgoBench's
     ``released``, MANIFEST "Two ground truths"). ``suite`` names the suite of results
-    files (default: the first suite whose format takes the file's name); logs name theirs."""
+    files (default: the first suite whose format takes the file's name); logs name theirs.
+    Under a profile that averages complete files only (the newest evaluator), a results
+    file missing some of its tasks is listed but left out of the overall figures and error
+    counts, unless ``include_partial``; logs are always counted (a run may play a subset)."""
     from egoeval.suites import suite_of
 
     used: dict[str, Any] = {}
-    scored: list[tuple[str, FileScore]] = []
+    scored: list[tuple[str, FileScore, bool]] = []  # (label, verdicts, counted in the overall figures)
     artifacts: list[dict] = []
     skipped: list[str] = []
     for path in expand_inputs(paths):
@@ -122,23 +124,31 @@ def score_paths(paths: list[str], profile: str | None = None, ground_truth: str 
                 fs = by_group.setdefault("/".join(ep.task.split("/")[:2]), FileScore(one.stem))
                 fs.verdicts += one.verdicts
                 fs.invalid += one.invalid
-            scored += [(f"{path.name}:{group}", fs) for group, fs in by_group.items()]
+            scored += [(f"{path.name}:{group}", fs, True) for group, fs in by_group.items()]
         else:
             owner, stem = results_suite(path, suite, ground_truth)
             prof = used.setdefault(owner.name, suite_profile(owner, profile))
-            scored.append((stem, owner.score_results(stem, read_results_file(path), prof, ground_truth)))
+            fs = owner.score_results(stem, read_results_file(path), prof, ground_truth)
+            complete = bool(fs.verdicts) and not fs.invalid
+            scored.append((stem, fs, complete or include_partial or not prof.complete_files_only))
+            if not scored[-1][2]:
+                skipped.append(f"{path}: incomplete ({len(fs.invalid)} of {len(fs.invalid) + len(fs.verdicts)} "
+                               f"tasks without a valid trajectory): left out of the overall figures "
+                               f"(--include-partial counts it)")
     names = sorted({p.name for p in used.values()})
-    report = ScoreReport(", ".join(names) or (profile or "default"), skipped=skipped, artifacts=artifacts,
-                         notes=[f"suite {n}: profile {p.name} is incomplete: {p.incomplete}"
-                                for n, p in sorted(used.items()) if p.incomplete])
-    for label, fs in scored:
+    report = ScoreReport(", ".join(names) or (profile or "default"), skipped=skipped, artifacts=artifacts)
+    counted: dict[str, dict] = {}
+    for label, fs, included in scored:
         if label in report.files:
             label = f"{label}#{len(report.files)}"
         report.files[label] = file_summary(fs.verdicts)
         report.verdicts += fs.verdicts
         report.invalid += fs.invalid
+        if included:
+            counted[label] = report.files[label]
     pooled = bool(used) and all(p.pooled_micro for p in used.values())
-    report.overall = overall_summary(report.files, report.verdicts, pooled)
+    kept = [v for (_, fs, included) in scored if included for v in fs.verdicts]
+    report.overall = overall_summary(counted, kept, pooled)
     return report
 
 

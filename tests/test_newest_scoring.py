@@ -174,3 +174,20 @@ def test_newest_error_categories_in_a_scored_file():
     assert uid != "someone_else" and category(seen + wrong_user) == "hallucination_error"
     assert category(right) == "correct"
     assert category(wrong_user) == "multimodal_error"  # nothing queried about what the video shows
+
+
+def test_incomplete_results_files_are_left_out_of_the_overall_figures(tmp_path):
+    from egoeval.scoring import score_paths
+
+    gts = EB2.raw_tasks("warehouse2")
+    full = [{"scenario_id": t["scenario_id"], "tool_calls": [{"calls": t["ground_truth"]}]} for t in gts]
+    (tmp_path / "warehouse2_easy.json").write_text(json.dumps(full))
+    (tmp_path / "warehouse3_easy.json").write_text(json.dumps([{"scenario_id": 1, "tool_calls": []}]))
+    report = score_paths([str(tmp_path)], suite="egobench2")
+    assert set(report.files) == {"warehouse2", "warehouse3"}
+    assert report.overall["tasks"] == len(gts) and report.overall["joint_success_rate"] == 1.0
+    assert any("warehouse3_easy.json: incomplete" in s for s in report.skipped)
+    partial = score_paths([str(tmp_path)], suite="egobench2", include_partial=True).overall
+    assert partial["tasks"] == len(gts) + 1 and partial["joint_success_rate"] < 1.0
+    # egoeval's strict profile for the 2026 release keeps the rule
+    assert score_paths([str(tmp_path)], "strict", suite="egobench2").overall["tasks"] == len(gts)

@@ -59,8 +59,8 @@ class Profile:
     unnamed_gt_calls_unmatched: bool = False
     #: newest evaluator: the 2026 error analysis (docs/egobench2/scoring.md Part E)
     newest_error_analysis: bool = False
-    #: what is not implemented yet of the evaluator the profile stands for (None: nothing)
-    incomplete: str | None = None
+    #: newest evaluator: overall figures average complete results files only
+    complete_files_only: bool = False
 
     def deviations(self) -> list[str]:
         """Names of the switches that differ from the faithful profile."""
@@ -80,16 +80,15 @@ STRICT = Profile(
 #: the newest official evaluator (docs/egobench2/scoring.md), for the 2026 release
 NEWEST = Profile(
     "official-newest", pair_by_scenario_id=True, reads_create_stores=False, merge_lists=True, exact_lists=True,
-    unnamed_gt_calls_unmatched=True, newest_error_analysis=True,
-    incomplete="complete-file aggregation (section 15) is not implemented yet",
+    unnamed_gt_calls_unmatched=True, newest_error_analysis=True, complete_files_only=True,
 )
 STRICT_NEWEST = Profile(
     "strict", pair_by_scenario_id=True, merge_lists=True, exact_lists=True, unnamed_gt_calls_unmatched=True,
-    newest_error_analysis=True, replay_live_semantics=True, accept_arguments_key=True, maximum_matching=True,
+    newest_error_analysis=True, complete_files_only=True, replay_live_semantics=True, accept_arguments_key=True, maximum_matching=True,
     strict_names=True, case_insensitive_category=True, comparison_error_unmatched=True, reads_create_stores=False,
     hash_round_digits=10, drop_empty_entries=True, menus_as_sets=True, drop_missing_tool_gt_calls=True,
     exclude_user_id_mismatch=True, schema_tools_only=True, fold_unknown=True, pooled_micro=True,
-    case_insensitive_restaurant=True, incomplete=NEWEST.incomplete,
+    case_insensitive_restaurant=True,
 )
 PROFILES = {p.name: p for p in (EGOBENCH, STRICT)}
 
