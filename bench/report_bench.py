@@ -21,7 +21,6 @@ from pathlib import Path
 from egoeval.report import FORMATS, build, render
 from egoeval.suites import load_tasks
 from egoeval.trajectory import LogWriter
-from egoeval.verifiers.profiles import get_profile
 
 
 def write_log(path: Path, epochs: int, seed: int = 0) -> int:

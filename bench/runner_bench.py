@@ -104,6 +104,7 @@ def client_cost(tmp: Path, n: int = 200) -> None:
     import subprocess
 
     from egoeval.model_client import ModelClient
+    from egoeval.tasks.egobench import tool_schemas
     from egoeval.tools.registry import ToolRegistry
 
     server = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parents[1] / "tests" / "llm_server.py")],

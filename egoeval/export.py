@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from egoeval.trajectory import BadInput, Episode, LogWriter, episodes_from_results, read_log, read_results_file, \
+from egoeval.trajectory import Episode, LogWriter, episodes_from_results, read_log, read_results_file, \
     results_file_stem
 
 

@@ -289,7 +289,6 @@ def test_secrets_never_reach_the_log():
 def test_personas_change_the_user_prompt_and_show_in_logs_and_reports(tmp_path):
     from egoeval.report import build
     from egoeval.tasks.personas import names, pick
-    from egoeval.verifiers.profiles import get_profile
 
     assert {"calm-patient-clear", "angry-impatient-vague", "cooperative", "scattered", "dependent"} <= set(names())
     grid = {(p["emotion"], p["patience"], p["style"]) for p in map(lambda n: pick(n, 0), names()) if "emotion" in p}

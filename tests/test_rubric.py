@@ -221,7 +221,6 @@ def test_egoeval_judge_on_a_real_run_then_agreement(tmp_path, capsys, monkeypatc
     beside = [json.loads(line) for line in (tmp_path / "run" / "run.rubric.jsonl").read_text().splitlines()]
     assert beside == [record] and record["episode_id"] == "egobench/order1/1@1"
     from egoeval.report import build, render
-    from egoeval.verifiers.profiles import get_profile
     from egoeval.viewer import build_viewer
 
     report = build([str(tmp_path / "run")], "egobench")
@@ -253,7 +252,6 @@ def test_judgements_of_two_logs_in_one_folder_stay_apart(tmp_path, capsys):
     from egoeval.report import build
     from egoeval.runner import RunConfig, Runner
     from egoeval.users import ScriptedUser
-    from egoeval.verifiers.profiles import get_profile
 
     task = get_task("egobench/order1/1")
     folder = tmp_path / "logs"

@@ -13,7 +13,6 @@ from egoeval.runner import RunConfig, Runner
 from egoeval.scoring import score_paths
 from egoeval.suites import load_tasks
 from egoeval.users import ScriptedUser
-from egoeval.verifiers.profiles import get_profile
 from egoeval.verifiers.self_verification import failure_category, self_verification
 
 F = "deck.pptx"

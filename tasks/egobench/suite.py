@@ -174,7 +174,7 @@ class CallsSuite(Suite):
         return named[0] if named[0] in self.files() else None
 
     def expected_facts(self, task: Task) -> list:
-        from egoeval.verifiers.answers import Fact, derive_facts, read_overrides
+        from egoeval.verifiers.answers import Fact, derive_facts
 
         facts = self._facts.get(task.id)
         if facts is None:
