@@ -56,6 +56,28 @@ def _suite(name: str):
         raise CliError(str(exc)) from None
 
 
+def use_data_dir(suite, given: str | None) -> None:
+    """Point ``suite`` at ``--egobench-dir`` (or ``EGOBENCH_DIR``) when it reads one, and say
+    in one line which of its files differ from the shipped copy, before anything runs."""
+    import os
+
+    from egoeval.suites import Suite
+
+    path = given or os.environ.get("EGOBENCH_DIR")
+    if not path:
+        return
+    if type(suite).use_data_dir is Suite.use_data_dir:  # the suite reads nothing from outside
+        if given:
+            raise CliError(f"--egobench-dir: suite {suite.name} reads no data from outside egoeval")
+        return  # the environment variable is for the suites that read one
+    try:
+        note = suite.use_data_dir(path)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if note:
+        print(f"egoeval: {note}", file=sys.stderr)
+
+
 def _profile(suite, name: str | None):
     """``suite``'s profile called ``name`` (None: its default); a one-line error if none."""
     from egoeval.suites import UnknownProfile
@@ -101,6 +123,7 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
     from egoeval.suites import load_tasks
 
     suite = _suite(args.suite)
+    use_data_dir(suite, args.egobench_dir)
     if args.scenario and args.scenario not in suite.scenarios:
         raise CliError(f"unknown scenario {args.scenario!r} in suite {suite.name}; choose one of: "
                        f"{', '.join(suite.scenarios)}")
@@ -252,7 +275,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     _known_profile(args.profile)  # a log names each task's suite; --suite names that of results files
     if args.suite:
-        _suite(args.suite)
+        use_data_dir(_suite(args.suite), args.egobench_dir)
+    elif args.egobench_dir:
+        raise CliError("--egobench-dir needs --suite (the suite whose data it holds, e.g. egobench2)")
     try:
         report = score_paths(args.files, args.profile, args.ground_truth, args.suite, args.include_partial)
     except BadInput as exc:
@@ -278,6 +303,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     suite = _suite(args.suite)
+    use_data_dir(suite, args.egobench_dir)
     report = suite.validate(_profile(suite, args.profile))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
@@ -310,6 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--scenario", help="one of the suite's scenarios, e.g. retail")
     tl.add_argument("--file", help="one task file, e.g. retail1")
     tl.add_argument("--json", action="store_true", help="one JSON object per line")
+    tl.add_argument("--egobench-dir", metavar="DIR", help="a clone of the official EgoBench repository: read the "
+                   "suite's tasks and seeds from it (default: EGOBENCH_DIR; egobench2 only)")
     tl.set_defaults(func=cmd_tasks_list)
     ts = tsub.add_parser("show", help="show one task")
     ts.add_argument("id", help="task id, e.g. egobench/retail1/7")
@@ -337,12 +365,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "--include_partial; the first release's evaluator always counts them)")
     s.add_argument("--out", metavar="V.jsonl", help="write one JSON verdict per task")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--egobench-dir", metavar="DIR", help="a clone of the official EgoBench repository: read the "
+                   "suite's tasks and seeds from it (default: EGOBENCH_DIR; egobench2 only)")
     s.set_defaults(func=cmd_score)
 
     v = sub.add_parser("validate", help="self-test a suite: oracle, null agent, ground-truth defects")
     v.add_argument("--suite", default="egobench")
     v.add_argument("--profile", default=None, help="one of the suite's profiles (default: the suite's own)")
     v.add_argument("--json", action="store_true")
+    v.add_argument("--egobench-dir", metavar="DIR", help="a clone of the official EgoBench repository: read the "
+                   "suite's tasks and seeds from it (default: EGOBENCH_DIR; egobench2 only)")
     v.set_defaults(func=cmd_validate)
 
     from egoeval.cli_media import add_media_parser

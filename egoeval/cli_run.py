@@ -109,7 +109,10 @@ def add_run_parsers(sub, parser_class) -> None:
     r.add_argument("--log-dir", default=_env("log_dir"), metavar="DIR",
                    help="where the log goes; an existing one is resumed (default logs/<time>-<suite>-<agent>)")
     r.add_argument("--video-dir", default=_env("video_dir"), metavar="DIR",
-                   help="folder with the EgoBench videos (searched by name, ignoring case)")
+                   help="folder with the EgoBench videos, e.g. a clone's scenarios/final/video/ (searched by name, "
+                        "ignoring case and extension; default: EGOEVAL_VIDEO_DIR or EGOBENCH_VIDEO_DIR)")
+    r.add_argument("--egobench-dir", metavar="DIR", help="a clone of the official EgoBench repository: read the "
+                   "suite's tasks and seeds from it (default: EGOBENCH_DIR; egobench2 only)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 
@@ -205,7 +208,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             _check_speech(config)
     except (UnknownPlayer, KeyError) as exc:
         raise CliError(str(exc).strip("'\"")) from None
+    from egoeval.cli import use_data_dir
+
     suite = _suite(config.suite)
+    use_data_dir(suite, args.egobench_dir)
     _profile(suite, config.profile)
     tasks = load_tasks(config.suite, pattern=config.tasks)
     if not tasks:

@@ -72,6 +72,11 @@ class Suite:
     #: the suite's folder of data files (rubrics.json, answers_overrides.json), if any
     folder: ClassVar[Path | None] = None
 
+    def use_data_dir(self, path: str | Path) -> str:
+        """Read the suite's data from ``path`` (e.g. a clone of its official repository);
+        returns one line about what differs from the shipped copy (empty: nothing)."""
+        raise ValueError(f"suite {self.name} reads no data from outside egoeval")
+
     def data_file(self, name: str) -> Path | None:
         """A data file of the suite's folder (it may not exist); None without a folder."""
         return self.folder / name if self.folder is not None else None

@@ -1,9 +1,11 @@
 """Where a task's video is on this machine.
 
 EgoBench tasks name files (``retail1.mp4``, ``Green Pepper Chicken.mp4``, sometimes
-``.mov``) that users download from the EgoBench authors; egoeval does not ship them.
-``--video-dir`` (or ``EGOEVAL_VIDEO_DIR``) points at the folder, searched recursively,
-and a task's file is found by its stem, case-insensitively, with any video extension.
+``.MOV``, sometimes a URL whose last part is the file) that users download from the
+EgoBench authors or find in a clone of their repository (``scenarios/final/video/``);
+egoeval does not ship them. ``--video-dir`` (or ``EGOEVAL_VIDEO_DIR``, or
+``EGOBENCH_VIDEO_DIR``) points at the folder, searched recursively, and a task's file is
+found by its stem, case-insensitively, with any video extension.
 Demo tasks' clips are generated into the media cache on first use.
 """
 
@@ -23,8 +25,20 @@ class VideoMissing(Exception):
 
 
 def video_dir(explicit: str | os.PathLike | None = None) -> Path | None:
-    value = explicit or os.environ.get("EGOEVAL_VIDEO_DIR")
+    """``--video-dir``, else ``EGOEVAL_VIDEO_DIR``, else ``EGOBENCH_VIDEO_DIR`` (the name
+    the EgoBench repository's own scripts use); None when none is set."""
+    value = explicit or os.environ.get("EGOEVAL_VIDEO_DIR") or os.environ.get("EGOBENCH_VIDEO_DIR")
     return Path(value) if value else None
+
+
+def video_stem(name: str) -> str:
+    """The file stem a task's video is found by: ``image_path`` entries may be URLs
+    (``http://host/leqi/restaurant5.MOV``) or plain names, any case, any extension."""
+    if "://" in name:
+        from urllib.parse import unquote, urlparse
+
+        name = unquote(urlparse(name).path)
+    return Path(name.replace("\\", "/")).stem.casefold()
 
 
 @lru_cache(maxsize=8)
@@ -45,7 +59,7 @@ def find_video(name: str, folder: Path | None) -> Path:
                            f"downloaded from the EgoBench authors, not shipped with egoeval")
     if not folder.is_dir():
         raise VideoMissing(f"video folder {folder} does not exist")
-    path = _index(str(folder.resolve())).get(Path(name).stem.casefold())
+    path = _index(str(folder.resolve())).get(video_stem(name))
     if path is None:
         raise VideoMissing(f"video {name!r} is not in {folder} (looked for any of "
                            f"{', '.join(VIDEO_SUFFIXES)} by name, ignoring case)")

@@ -8,9 +8,9 @@ task file follows the official runner and evaluator (docs/egobench2/scoring.md, 
 
 from __future__ import annotations
 
-import json
+import os
 import re
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ from egoeval.task import Task
 from egoeval.tasks.egobench import QUERY_TOOLS as FIRST_QUERY_TOOLS
 from egoeval.tasks.egobench.suite import CallsSuite
 from egoeval.verifiers.profiles import NEWEST, STRICT_NEWEST
+
+from .source import Clone, Shipped
 
 SUITE = "egobench2"
 HERE = Path(__file__).parent
@@ -58,14 +60,8 @@ QUERY_TOOLS = {
 }
 
 
-@lru_cache(maxsize=None)
-def _read(path: Path) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
 class SeedMissing(KeyError):
-    """A seed the shipped data does not (yet) hold."""
+    """A seed neither the shipped data nor the clone holds."""
 
 
 class EgoBench2(CallsSuite):
@@ -103,6 +99,21 @@ class EgoBench2(CallsSuite):
         return self.environments[scenario]
 
     # --- data -------------------------------------------------------------------------
+    @cached_property
+    def source(self) -> Shipped:
+        """The shipped copy, or the clone ``EGOBENCH_DIR`` names."""
+        root = os.environ.get("EGOBENCH_DIR")
+        return Clone(Path(root), list(FILES), list(SCENARIOS)) if root else Shipped()
+
+    def use_data_dir(self, path: str | os.PathLike) -> str:
+        """Read tasks, schemas and seeds from a clone of the official repository; returns
+        one line naming the files that differ from the shipped copy (empty: none).
+        Raises ``source.BadClone`` for a folder that is not a clone."""
+        self.__dict__["source"] = Clone(Path(path), list(FILES), list(SCENARIOS))
+        for cache in ("_contexts", "_facts", "_tasks"):
+            self.__dict__.pop(cache, None)
+        return self.source.note
+
     def files(self) -> tuple[str, ...]:
         return FILES
 
@@ -115,7 +126,7 @@ class EgoBench2(CallsSuite):
     def raw_tasks(self, stem: str, ground_truth: str = "pinned") -> list[dict]:
         if ground_truth != "pinned" or stem not in FILES:
             raise KeyError(stem)
-        return _read(DATA / "tasks" / f"{stem}.json")
+        return self.source.tasks(stem)
 
     def seed_name(self, scenario: str, variant: int) -> str | None:
         if scenario == "kitchen":
@@ -127,13 +138,13 @@ class EgoBench2(CallsSuite):
     def seed(self, name: str | None) -> dict:
         if not name:
             return {}
-        path = DATA / "databases" / f"{name}.json"
-        if not path.exists():
-            raise SeedMissing(f"seed {name} is not shipped yet (see tasks/egobench2/NOTICE.md)")
-        return _read(path)
+        seed = self.source.seed(name)
+        if seed is None:
+            raise SeedMissing(f"seed {name} is neither shipped nor in the --egobench-dir clone")
+        return seed
 
     def schemas(self, scenario: str) -> list[dict]:
-        return _read(DATA / "tools" / f"{scenario}.json")
+        return self.source.schemas(scenario)
 
     def expected_restaurant(self, scenario: str, variant: int) -> str | None:
         return "Mediterranean Greek Restaurant" if (scenario, variant) == ("restaurant", 6) else None
@@ -160,8 +171,16 @@ class EgoBench2(CallsSuite):
                 return t
         raise KeyError(task_id)
 
-    @lru_cache(maxsize=None)
+    @cached_property
+    def _tasks(self) -> dict[str, tuple[Task, ...]]:
+        return {}
+
     def _file_tasks(self, stem: str) -> tuple[Task, ...]:
+        if stem not in self._tasks:
+            self._tasks[stem] = self._make_tasks(stem)
+        return self._tasks[stem]
+
+    def _make_tasks(self, stem: str) -> tuple[Task, ...]:
         scenario, variant = self.split_file(stem)
         out = []
         for pos, raw in enumerate(self.raw_tasks(stem)):
