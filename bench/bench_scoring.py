@@ -3,15 +3,20 @@
 Run from the repository root: ``python bench/bench_scoring.py [--repeat N]``.
 Goals (issue 2): scoring the 309 recorded trajectories in-process well under 0.5 s;
 ``validate`` of all 1,044 tasks under 2 s; ``egoeval --help`` and ``egoeval score``
-start-up under 0.5 s.
+start-up under 0.5 s. Issue 13: the egobench2 oracle trajectories (one results file per
+task file, written to a temporary folder) scored by the whole command, CPU time of the
+process; ``validate --suite egobench2`` under 3 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,6 +60,28 @@ def wall(cmd: list[str]) -> float:
     return time.perf_counter() - t0
 
 
+def cpu(cmd: list[str]) -> float:
+    """User + system CPU seconds of a child process."""
+    before = os.times()
+    subprocess.run(cmd, capture_output=True, check=False)
+    after = os.times()
+    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def egobench2_oracle_files(folder: Path) -> int:
+    """One results file per egobench2 task file whose trajectories send the ground truth."""
+    from egoeval.suites import get_suite
+
+    suite = get_suite("egobench2")
+    n = 0
+    for stem in suite.files():
+        rows = [{"scenario_id": t.get("scenario_id", i + 1), "tool_calls": [{"turn": 0, "calls": t["ground_truth"]}]}
+                for i, t in enumerate(suite.raw_tasks(stem))]
+        (folder / f"{stem}_easy.json").write_text(json.dumps(rows), encoding="utf-8")
+        n += len(rows)
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
@@ -84,6 +111,18 @@ def main() -> None:
           f"{statistics.median(startup) * 1000:7.1f} ms")
     full = [wall(exe + ["score", *files]) for _ in range(args.repeat)]
     print(f"egoeval score of the 309 trajectories, whole command: {statistics.median(full) * 1000:7.1f} ms")
+    used = [cpu(exe + ["score", *files]) for _ in range(args.repeat)]
+    print(f"  CPU time of that process: {statistics.median(used) * 1000:7.1f} ms")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        n = egobench2_oracle_files(Path(tmp))
+        cmd = exe + ["score", "--suite", "egobench2", tmp]
+        walls = [wall(cmd) for _ in range(args.repeat)]
+        cpus = [cpu(cmd) for _ in range(args.repeat)]
+        print(f"egoeval score of {n} egobench2 oracle trajectories, whole command: "
+              f"{statistics.median(walls) * 1000:7.1f} ms wall, {statistics.median(cpus) * 1000:7.1f} ms CPU")
+    validate2 = [wall(exe + ["validate", "--suite", "egobench2"]) for _ in range(args.repeat)]
+    print(f"egoeval validate --suite egobench2, whole command: {statistics.median(validate2) * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":

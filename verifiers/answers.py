@@ -51,8 +51,20 @@ def _nutrients(instruction: str) -> list[str]:
     return list(dict.fromkeys(found)) or ["calories_kcal"]
 
 
+#: tools whose results are values the user asked for (besides every ``tally_total*``)
+REPORT_TOOLS = frozenset({"compute_total_payment", "compute_total_tax", "compute_total_nutrition",
+                          "compute_total_nutritions", "get_price", "get_dish_price"})
+
+
+def reports(name: Any) -> bool:
+    """Whether a call to tool ``name`` can give a fact (see :func:`facts_from_call`)."""
+    return isinstance(name, str) and (name in REPORT_TOOLS or name.startswith("tally_total"))
+
+
 def facts_from_call(name: str, result: Any, instruction: str) -> list[Fact]:
     """The facts one report-type call's result gives (none for other calls)."""
+    if not reports(name):
+        return []
     if not isinstance(result, dict) or "error" in result or result.get("status") in ("partial_success", "error", "failed"):
         return []  # a total over items the tool could not find is no fact (retail8/16's GT misnames a key)
     label = lambda key: f"{key} ({name})"  # noqa: E731

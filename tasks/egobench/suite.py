@@ -174,13 +174,15 @@ class CallsSuite(Suite):
         return named[0] if named[0] in self.files() else None
 
     def expected_facts(self, task: Task) -> list:
-        from egoeval.verifiers.answers import Fact, derive_facts
+        from egoeval.verifiers.answers import Fact, derive_facts, reports
 
         facts = self._facts.get(task.id)
         if facts is None:
             overrides = self._overrides
             if task.id in overrides:
                 facts = tuple(Fact(**f) for f in overrides[task.id] or [])
+            elif not any(isinstance(c, dict) and reports(c.get("tool_name")) for c in task.ground_truth):
+                facts = ()  # nothing to replay: no call of the ground truth reports a value
             else:
                 facts = tuple(derive_facts(self.ground_truth_results(task), task.instruction))
             self._facts[task.id] = facts
@@ -202,7 +204,9 @@ class CallsSuite(Suite):
         profile: arguments a tool does not take left out)."""
         from egoeval.verifiers.answers import ground_truth_results
 
-        return ground_truth_results(self.new_env(task), self.oracle_calls(task, STRICT), track_changes)
+        stem, _ = self.scoring_target(task.id)
+        env = self.scoring_context(stem).fresh_env()  # a copy-on-write clone of the seeded state
+        return ground_truth_results(env, self.oracle_calls(task, STRICT), track_changes)
 
     def rubric_items(self, task: Task) -> list:
         from egoeval.verifiers.rubric import derive_rubric
