@@ -16,6 +16,8 @@ from typing import Any, Callable, ClassVar
 
 from egoeval.tools.egobench.base import ScenarioEnv, member, tool
 
+from .action_lists import load_action_lists
+
 #: the 15 item categories
 CATEGORIES = frozenset((
     "furniture", "tableware", "cookware", "bedding", "clothing", "footwear", "home_textile",
@@ -41,7 +43,6 @@ CUTOFF = date(2026, 8, 1)     # latest purchase / maintenance / usage date a see
 _CARE_RE = re.compile(r"\b(" + "|".join(CARE_ACTIONS) + r") every \d+ (?:days?|months?)\b")
 #: the closing sentence of the instructions (``$``: at the very end or before a final newline)
 _LIFE_RE = re.compile(r"maximum service life is (\d+) years? from purchase\.$")
-_SEED_USER_RE = re.compile(r"household_user_\d{2}")
 
 #: fields of an item profile (all of them are hashed; the hash sorts keys, so this is for reading)
 ITEM_FIELDS = (
@@ -143,22 +144,8 @@ class HouseholdEnv(ScenarioEnv):
             raise ValueError("each household scenario must contain at least 40 items")
         _check_item_groups(items.values())
 
-        lists: dict[str, list[dict]] = {}
-        sections = seed.get("household_action_lists", [])
-        if not isinstance(sections, list) or not 3 <= len(sections) <= 5:
-            raise ValueError("household_action_lists must contain 3 to 5 users")
-        for section in sections:
-            if set(section) != {"user_id", "actions"}:
-                raise ValueError("each household action list must contain only user_id and actions")
-            user = section.get("user_id")
-            if not isinstance(user, str) or _SEED_USER_RE.fullmatch(user) is None:
-                raise ValueError("action-list user_id must use household_user_NN format")
-            if user in lists:
-                raise ValueError(f"duplicate action-list user_id: {user}")
-            entries = section.get("actions")
-            if not isinstance(entries, list) or not 3 <= len(entries) <= 5:
-                raise ValueError("actions must be a list containing 3 to 5 entries")
-            lists[user] = [self._make_action(entry, items) for entry in entries]
+        lists = load_action_lists(seed.get("household_action_lists", []), "household_action_lists", "household",
+                                  "household_user", lambda entry: self._make_action(entry, items))
 
         self._replace("items", items)
         self._replace("user_action_lists", lists)

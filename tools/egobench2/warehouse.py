@@ -24,6 +24,8 @@ from typing import Any, Callable
 
 from egoeval.tools.egobench.base import ScenarioEnv, member, tool
 
+from .action_lists import load_action_lists
+
 CATEGORIES = frozenset({
     "manual_equipment", "power_equipment", "measuring_and_testing_equipment", "lifting_and_moving_equipment",
     "access_equipment", "safety_equipment", "cleaning_equipment", "storage_equipment", "consumable", "other",
@@ -199,7 +201,6 @@ def action_entry(raw: Any, known: Any, instructions_of: Callable[[Any], str]) ->
     return {"equipment": name, "required_action": action, "due_date": due}
 
 
-_USER_ID = re.compile(r"warehouse_user_\d{2}")
 
 
 def _equipment_doc(equipment: dict) -> dict:
@@ -233,23 +234,9 @@ class WarehouseEnv(ScenarioEnv):
             equipment[record["equipment"]] = record
         check_groups(equipment)
 
-        lists: dict[str, list[dict]] = {}
-        raw_lists = seed.get("equipment_action_lists", [])
-        if not isinstance(raw_lists, list) or not 3 <= len(raw_lists) <= 5:
-            raise ValueError("equipment_action_lists must contain 3 to 5 users")
-        for raw in raw_lists:
-            if set(raw) != {"user_id", "actions"}:
-                raise ValueError("each equipment action list must contain only user_id and actions")
-            user = raw.get("user_id")
-            if not isinstance(user, str) or _USER_ID.fullmatch(user) is None:
-                raise ValueError("action-list user_id must use warehouse_user_NN format")
-            if user in lists:
-                raise ValueError(f"duplicate action-list user_id: {user}")
-            entries = raw.get("actions")
-            if not isinstance(entries, list) or not 3 <= len(entries) <= 5:
-                raise ValueError("actions must be a list containing 3 to 5 entries")
-            lists[user] = [action_entry(e, equipment, lambda n: equipment[n]["maintenance_and_usage_instructions"])
-                           for e in entries]
+        lists = load_action_lists(
+            seed.get("equipment_action_lists", []), "equipment_action_lists", "equipment", "warehouse_user",
+            lambda e: action_entry(e, equipment, lambda n: equipment[n]["maintenance_and_usage_instructions"]))
         self._replace("equipment", equipment)
         self._replace("user_action_lists", lists)
 
