@@ -110,6 +110,8 @@ def test_official_write_calls_are_replayed_and_matched(name):
     stem = f"{case['scenario']}{case['scenario_number']}"
     fs = score_file(stem, case["interactions"], NEWEST, case["ground_truth"], EB2.scoring_context(stem))
     assert not fs.invalid and [v.joint_success for v in fs.verdicts] == [True]
+    record = fs.verdicts[0].to_dict()  # named by scenario_id, as the official verdicts are
+    assert record["scenario_id"] == 1 and "profile_pairs_by" not in record
 
 
 def test_official_missing_scenario_id_leaves_a_task_invalid():

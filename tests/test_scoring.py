@@ -142,3 +142,8 @@ def test_user_id_mismatches_are_the_33_known_tasks():
     assert len(found) == 33
     assert ("restaurant4", 5) in found and ("retail1", 5) in found and ("retail9", 44) in found
     assert sum(1 for f, _ in found if f == "retail8") == 18
+
+
+def test_first_release_records_name_tasks_by_task_id_only():
+    record = score_file("retail6", [oracle(0)], EGOBENCH).verdicts[0].to_dict()
+    assert record["task_id"] == 1 and "scenario_id" not in record and "profile_pairs_by" not in record

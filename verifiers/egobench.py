@@ -72,6 +72,7 @@ def score_task(stem: str, position: int, gt_task: dict, trajectory: dict, ctx: S
         user_has_issue=user_has_issue(trajectory), profile=profile.name,
         missing_gt_calls=proc.missing or [], notes=notes,
         excluded=user_id_mismatch(gt_task) if profile.exclude_user_id_mismatch else None,
+        profile_pairs_by=id_key(profile),
     )
 
 

@@ -25,10 +25,17 @@ class Verdict:
     missing_gt_calls: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     excluded: str | None = None  # strict profile: why the task is left out of metrics
+    profile_pairs_by: str = "task_id"  # the member that names tasks under the profile
     answers: dict | None = None  # communicated-answer check (verifiers.answers); apart from joint success
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record; files paired by ``scenario_id`` (the 2026 release) name the task by
+        it too, as the official verdicts do."""
+        out = asdict(self)
+        if self.profile_pairs_by == "scenario_id":
+            out["scenario_id"] = self.task_id
+        del out["profile_pairs_by"]
+        return out
 
 
 @dataclass
