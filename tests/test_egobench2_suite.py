@@ -30,6 +30,9 @@ def test_tasks_of_the_five_scenarios():
     task = get_suite("egobench2").get_task("egobench2/restaurant6/1")
     assert task.scenario == "restaurant" and task.seed == "restaurant6_init_data"
     assert type(get_suite("egobench2").new_env(task)).__name__ == "Restaurant6Env"
+    names = {(s.get("function") or s)["tool_name"]: (s.get("function") or s) for s in get_suite("egobench2").tool_schemas(task)}
+    assert set(names) == set(type(get_suite("egobench2").new_env(task)).tools)  # every tool, and only tools
+    assert all("restaurant_name" in f["parameters"]["properties"] for f in names.values())
 
 
 def test_videos_by_url_name_and_extension(tmp_path):
@@ -69,9 +72,9 @@ def _clone(tmp_path):
 
 def test_a_clone_is_read_as_literals_and_its_differences_named(tmp_path):
     root, marker = _clone(tmp_path)
-    from egoeval.tasks.egobench2 import FILES, SCENARIOS
+    from egoeval.tasks.egobench2 import FILES, TOOL_SETS
 
-    clone = Clone(root, list(FILES), list(SCENARIOS))
+    clone = Clone(root, list(FILES), TOOL_SETS)
     assert not marker.exists()  # the seed file was parsed, never executed
     assert "scenarios/final/warehouse3.json" in clone.note and "seed warehouse_init_data2" in clone.note
     assert "warehouse1.json" not in clone.note and "seed warehouse_init_data1," not in clone.note

@@ -29,6 +29,8 @@ VARIANTS = {"retail": range(1, 11), "kitchen": range(1, 5), "restaurant": range(
             "warehouse": range(1, 26), "household": range(1, 19)}
 SCENARIOS = tuple(VARIANTS)
 FILES = tuple(f"{s}{n}" for s, ns in VARIANTS.items() for n in ns)
+#: the tool schema files: one per scenario, and restaurant6's own
+TOOL_SETS = [*VARIANTS, "restaurant6"]
 _FILE_RE = re.compile(r"^([a-z]+)(\d+)$")
 
 FUZZY_KEYS = {
@@ -103,13 +105,13 @@ class EgoBench2(CallsSuite):
     def source(self) -> Shipped:
         """The shipped copy, or the clone ``EGOBENCH_DIR`` names."""
         root = os.environ.get("EGOBENCH_DIR")
-        return Clone(Path(root), list(FILES), list(SCENARIOS)) if root else Shipped()
+        return Clone(Path(root), list(FILES), TOOL_SETS) if root else Shipped()
 
     def use_data_dir(self, path: str | os.PathLike) -> str:
         """Read tasks, schemas and seeds from a clone of the official repository; returns
         one line naming the files that differ from the shipped copy (empty: none).
         Raises ``source.BadClone`` for a folder that is not a clone."""
-        self.__dict__["source"] = Clone(Path(path), list(FILES), list(SCENARIOS))
+        self.__dict__["source"] = Clone(Path(path), list(FILES), TOOL_SETS)
         for cache in ("_contexts", "_facts", "_tasks"):
             self.__dict__.pop(cache, None)
         return self.source.note
@@ -145,6 +147,10 @@ class EgoBench2(CallsSuite):
 
     def schemas(self, scenario: str) -> list[dict]:
         return self.source.schemas(scenario)
+
+    def tool_schemas(self, task: Task) -> list[dict]:
+        """restaurant6 has its own tools (every one names the restaurant)."""
+        return self.schemas("restaurant6" if task.file == "restaurant6" else task.scenario)
 
     def expected_restaurant(self, scenario: str, variant: int) -> str | None:
         return "Mediterranean Greek Restaurant" if (scenario, variant) == ("restaurant", 6) else None

@@ -59,8 +59,10 @@ def task_path(stem: str) -> str:
     return f"scenarios/final/{stem}.json"
 
 
-def schema_path(scenario: str) -> str:
-    return f"tools/{scenario}/{scenario}_tools.json"
+def schema_path(name: str) -> str:
+    """Where the repository keeps a tool set (``restaurant6`` lives with ``restaurant``)."""
+    folder = "restaurant" if name == "restaurant6" else name
+    return f"tools/{folder}/{name}_tools.json"
 
 
 class Shipped:
