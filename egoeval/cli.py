@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from egoeval.suites import SuiteDataError
+
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -56,26 +58,28 @@ def _suite(name: str):
         raise CliError(str(exc)) from None
 
 
-def use_data_dir(suite, given: str | None) -> None:
+def use_data_dir(suite, given: str | None) -> str | None:
     """Point ``suite`` at ``--egobench-dir`` (or ``EGOBENCH_DIR``) when it reads one, and say
-    in one line which of its files differ from the shipped copy, before anything runs."""
+    in one line which of its files differ from the shipped copy, before anything runs.
+    Returns the folder used (None: the shipped copy)."""
     import os
 
     from egoeval.suites import Suite
 
     path = given or os.environ.get("EGOBENCH_DIR")
     if not path:
-        return
+        return None
     if type(suite).use_data_dir is Suite.use_data_dir:  # the suite reads nothing from outside
         if given:
             raise CliError(f"--egobench-dir: suite {suite.name} reads no data from outside egoeval")
-        return  # the environment variable is for the suites that read one
+        return None  # the environment variable is for the suites that read one
     try:
         note = suite.use_data_dir(path)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if note:
         print(f"egoeval: {note}", file=sys.stderr)
+    return str(Path(path).resolve())
 
 
 def _profile(suite, name: str | None):
@@ -90,11 +94,11 @@ def _profile(suite, name: str | None):
 
 def _known_profile(name: str | None) -> None:
     """A profile name some suite has (score and report check before reading anything)."""
-    from egoeval.suites import get_suite, suite_names
+    from egoeval.suites import loadable_suites
 
     if name is None:
         return
-    names = sorted({p for n in suite_names() for p in get_suite(n).profiles})
+    names = sorted({p for suite in loadable_suites() for p in suite.profiles})
     if name not in names:
         raise CliError(f"unknown profile {name!r}; choose one of: {', '.join(names)}")
 
@@ -403,6 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except CliError as exc:
+        print(f"egoeval: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SuiteDataError as exc:  # e.g. a broken file in the clone --egobench-dir names
         print(f"egoeval: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `egoeval tasks list | head`

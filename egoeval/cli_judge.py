@@ -28,6 +28,8 @@ def add_judge_parsers(sub, parser_class) -> None:
     j.add_argument("--no-judge-cache", action="store_true", help="do not reuse cached judge replies")
     j.add_argument("--out", metavar="PATH", help="write one JSON line per episode here")
     j.add_argument("--json", action="store_true", help="print the summary as JSON")
+    j.add_argument("--suite", default=None, help="the suite of results files (default: the first whose format takes the file name, "
+                        "egobench before egobench2); logs name their own")
     j.set_defaults(func=cmd_judge)
 
     a = sub.add_parser("judge-agreement", help="agreement and Cohen's kappa of a rubric judge against human labels")
@@ -37,7 +39,7 @@ def add_judge_parsers(sub, parser_class) -> None:
     a.set_defaults(func=cmd_judge_agreement)
 
 
-def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
+def episodes(paths: list[str], suite_name: str | None = None) -> Iterator[tuple[dict, dict]]:
     """(record head, trajectory) of every scorable episode in logs and results files. The
     head's ``episode`` label names the file (``PATH:episode`` or ``PATH:task_id``), so
     episodes of two runs never share one (human labels refer to episodes by it); a log's
@@ -52,11 +54,11 @@ def episodes(paths: list[str]) -> Iterator[tuple[dict, dict]]:
                     yield ({"episode": f"{path}:{ep.episode}", "task": ep.task, "log": str(path),
                             "episode_id": ep.episode}, ep.as_trajectory())
         elif results_file_stem(path) is not None:
-            suite, stem = results_suite(path)
+            suite, stem = results_suite(path, suite_name)
             for n, traj in enumerate(read_results_file(path), 1):
                 if isinstance(traj, dict):
-                    task = f"{suite.name}/{stem}/{traj.get('task_id', n)}"
-                    yield {"episode": f"{path}:{traj.get('task_id', n)}", "task": task}, traj
+                    tid = traj.get(suite.id_member, n)
+                    yield {"episode": f"{path}:{tid}", "task": f"{suite.name}/{stem}/{tid}"}, traj
 
 
 async def _judge_all(todo: list[tuple[dict, dict]], rubrics: dict | None, judge: Any, args: argparse.Namespace,
@@ -102,7 +104,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                        "(the offline verifiers are egoeval score's: tool calls, final state, answers)")
     try:
         rubrics = load_rubrics(args.rubrics) if args.rubrics else None
-        todo = list(episodes(args.inputs))
+        todo = list(episodes(args.inputs, args.suite))
     except (BadInput, ValueError) as exc:
         raise CliError(str(exc)) from None
     done = [0]

@@ -14,6 +14,10 @@ def add_report_parsers(sub, parser_class) -> None:
     rp.add_argument("inputs", nargs="+", metavar="LOG_OR_RESULTS", help="egoeval logs or log dirs, EgoBench results files or folders")
     rp.add_argument("--format", choices=("md", "json", "csv", "latex", "html"), default="md")
     rp.add_argument("--profile", default=None, help="a scoring profile of the suites reported (default: each suite's own)")
+    rp.add_argument("--suite", default=None, help="the suite of results files (default: the first whose format takes the file name, "
+                        "egobench before egobench2); logs name their own")
+    rp.add_argument("--include-partial", action="store_true",
+                    help="count results files missing some tasks (the newest evaluator leaves them out)")
     rp.add_argument("--out", metavar="PATH", help="write here instead of printing")
     rp.set_defaults(func=cmd_report)
 
@@ -33,7 +37,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     try:
         _known_profile(args.profile)
-        text = render(build(args.inputs, args.profile), args.format)
+        text = render(build(args.inputs, args.profile, args.suite, args.include_partial), args.format)
     except BadInput as exc:
         raise CliError(str(exc)) from None
     if args.out:

@@ -210,8 +210,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CliError(str(exc).strip("'\"")) from None
     from egoeval.cli import use_data_dir
 
+    from dataclasses import replace
+
     suite = _suite(config.suite)
-    use_data_dir(suite, args.egobench_dir)
+    config = replace(config, data_dir=use_data_dir(suite, args.egobench_dir))  # resuming needs the same data
     _profile(suite, config.profile)
     tasks = load_tasks(config.suite, pattern=config.tasks)
     if not tasks:
@@ -255,7 +257,7 @@ def _needs_videos(suite, config, given: str | None) -> None:
     folder = video_dir(given)
     if folder is None:
         raise CliError(f"suite {suite.name} plays its tasks' videos: give --video-dir DIR (or set "
-                       f"EGOEVAL_VIDEO_DIR); `egoeval tasks check-videos --suite {suite.name} --video-dir DIR` "
+                       f"EGOEVAL_VIDEO_DIR or EGOBENCH_VIDEO_DIR); `egoeval tasks check-videos --suite {suite.name} --video-dir DIR` "
                        f"lists what is missing, --no-video runs without them")
     if not folder.is_dir():
         raise CliError(f"--video-dir {folder}: no such folder")

@@ -54,8 +54,13 @@ def export_log(log: str | Path, out_dir: str | Path) -> ExportReport:
     epochs = {e for *_, e in groups}
     for (name, stem, mode, epoch), by_id in sorted(groups.items()):
         suite = suites[name]
+        try:
+            raws = suite.raw_tasks(stem)
+        except KeyError:
+            report.skipped += [f"{ep.episode}: no task file {stem!r} in suite {name}" for ep in by_id.values()]
+            continue
         rows = []
-        for pos, raw in enumerate(suite.raw_tasks(stem)):
+        for pos, raw in enumerate(raws):
             ep = by_id.get(suite.task_ref(stem, raw, pos))
             if ep is None:
                 rows.append(suite.placeholder(raw, pos, mode))
@@ -82,7 +87,8 @@ def import_results(files: list[str | Path], log: str | Path, suite: str | None =
     names = sorted({o.name for o, _ in owners})
     with LogWriter(log, suite=",".join(names), config={"imported_from": [str(f) for f in files]}, fsync=False) as w:
         for f, (owner, stem) in zip(files, owners):
-            for events in episodes_from_results(stem, read_results_file(f), results_file_stem(f)[1], owner.name):
+            for events in episodes_from_results(stem, read_results_file(f), results_file_stem(f)[1], owner.name,
+                                                owner.id_member):
                 for ev in events:
                     w.write(ev)
                 count += 1

@@ -51,11 +51,14 @@ def _model_of(header: dict, path: Path) -> str:
 
 
 def collect(paths: list[str], profile: str | None, artifacts: list[dict] | None = None,
-            used: dict[str, Any] | None = None) -> tuple[list[Record], dict[str, int]]:
+            used: dict[str, Any] | None = None, suite: str | None = None,
+            include_partial: bool = False) -> tuple[list[Record], dict[str, int]]:
     """Scored episodes of every input, and infrastructure errors per model. Each task is
     scored by its suite under the profile called ``profile`` (None: the suite's default);
     the profiles used are added to ``used`` (suite name -> profile). Artifact-suite
-    episodes are judged on their kept files and appended to ``artifacts`` (with their model)."""
+    episodes are judged on their kept files and appended to ``artifacts`` (with their model).
+    ``suite`` names the suite of results files; an incomplete results file is left out
+    where the profile counts complete files only, unless ``include_partial``."""
     from egoeval.scoring import suite_profile, expand_inputs, results_suite, unscorable
     from egoeval.suites import suite_of
     from egoeval.trajectory import episode_workspace, read_log, read_results_file, results_file_stem
@@ -97,13 +100,15 @@ def collect(paths: list[str], profile: str | None, artifacts: list[dict] | None 
         else:
             if results_file_stem(path) is None:
                 continue
-            owner, stem = results_suite(path)
+            owner, stem = results_suite(path, suite)
             mode = results_file_stem(path)[1]
             prof = used.setdefault(owner.name, suite_profile(owner, profile))
             model = path.parent.name or "results"
             trajectories = read_results_file(path)
             scored = owner.score_results(stem, trajectories, prof)
-            by_id = {str(t.get("task_id")): t for t in trajectories if isinstance(t, dict)}
+            if prof.complete_files_only and (scored.invalid or not scored.verdicts) and not include_partial:
+                continue
+            by_id = {str(t.get(owner.id_member)): t for t in trajectories if isinstance(t, dict)}
             for v in scored.verdicts:
                 traj = by_id.get(str(v.task_id), {})
                 counters = {k: traj[k] for k in ("input_tokens", "output_tokens", "rounds_count", "tool_calls_count")
@@ -192,14 +197,16 @@ def _artifact_summary(verdicts: list[dict]) -> dict:
                                                       if not v.get("joint_success")).items()))}
 
 
-def build(paths: list[str], profile: str | None = None) -> dict:
+def build(paths: list[str], profile: str | None = None, suite: str | None = None,
+          include_partial: bool = False) -> dict:
     """The report as plain data (what every format prints); each suite scores under the
-    profile called ``profile`` (None: its default)."""
+    profile called ``profile`` (None: its default); ``suite`` and ``include_partial`` as
+    for :func:`collect`."""
     from egoeval.epochs import suite_metrics
 
     artifacts: list[dict] = []
     used: dict[str, Any] = {}
-    records, infra = collect(paths, profile, artifacts, used)
+    records, infra = collect(paths, profile, artifacts, used, suite, include_partial)
     pooled = bool(used) and all(p.pooled_micro for p in used.values())
     models = sorted({r.model for r in records} | set(infra) | {a["model"] for a in artifacts})
     names = sorted({p.name for p in used.values()})

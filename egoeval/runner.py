@@ -74,6 +74,7 @@ class RunConfig:
     media_tools: bool = False
     office_tools: bool = False
     persona: str | None = None  # a persona name, "random", or None (tasks/personas)
+    data_dir: str | None = None  # where the suite reads its data (a clone, --egobench-dir), None: shipped
     spoken_user: str | None = None  # a text-to-speech backend: user messages also as audio (egoeval.spoken)
     spoken_voice: str | None = None
     system_prompt: str | None = None
@@ -97,6 +98,7 @@ class RunConfig:
                                     "audio_input")})
 
         spoken = {"spoken_user": self.spoken_user, "spoken_voice": self.spoken_voice} if self.spoken_user else {}
+        spoken |= {"data_dir": self.data_dir} if self.data_dir else {}  # absent from older logs: same meaning
         return {"suite": self.suite, "agent": self.agent, "user": self.user, "mode": self.mode,
                 "observation": self.observation.to_dict(), "seed": self.seed, "profile": self.profile,
                 "media_tools": self.media_tools, "office_tools": self.office_tools, "persona": self.persona,

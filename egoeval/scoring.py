@@ -51,13 +51,13 @@ def expand_inputs(paths: list[str]) -> list[Path]:
 def results_suite(path: Path, suite: str | None = None, ground_truth: str = "pinned") -> tuple[Any, str]:
     """(suite, task file) of a results file: the named suite's, or the first suite whose
     results format takes the file's name. Raises ``BadInput`` saying why not."""
-    from egoeval.suites import UnknownSuite, get_suite, suite_names
+    from egoeval.suites import SuiteDataError, UnknownSuite, get_suite, loadable_suites
 
     if results_file_stem(path) is None:
         raise BadInput(f"{path}: cannot tell the task file from the name; expected <scenario><N>_<mode>.json, "
                        f"e.g. retail6_easy.json")
     try:
-        candidates = [get_suite(suite)] if suite else [get_suite(n) for n in suite_names()]
+        candidates = [get_suite(suite)] if suite else loadable_suites()
     except UnknownSuite as exc:
         raise BadInput(str(exc)) from None
     for s in candidates:
@@ -66,6 +66,8 @@ def results_suite(path: Path, suite: str | None = None, ground_truth: str = "pin
             continue
         try:
             s.raw_tasks(stem, ground_truth)
+        except SuiteDataError as exc:
+            raise BadInput(str(exc)) from None
         except (ValueError, KeyError):
             continue
         return s, stem
@@ -95,7 +97,7 @@ def score_paths(paths: list[str], profile: str | None = None, ground_truth: str 
     Under a profile that averages complete files only (the newest evaluator), a results
     file missing some of its tasks is listed but left out of the overall figures and error
     counts, unless ``include_partial``; logs are always counted (a run may play a subset)."""
-    from egoeval.suites import suite_of
+    from egoeval.suites import SuiteDataError, suite_of
 
     used: dict[str, Any] = {}
     scored: list[tuple[str, FileScore, bool]] = []  # (label, verdicts, counted in the overall figures)
@@ -114,9 +116,14 @@ def score_paths(paths: list[str], profile: str | None = None, ground_truth: str 
                     owner = suite_of(ep.task)
                     prof = used.setdefault(owner.name, suite_profile(owner, profile))
                     workspace = episode_workspace(path.parent, ep.episode)
-                    one = owner.score_episode(ep.task, ep.as_trajectory(), prof, workspace)
+                    one = owner.score_episode(ep.task, ep.as_trajectory(), prof, workspace, ground_truth)
                 except KeyError:
                     skipped.append(f"{path}: episode {ep.episode}: unknown task {ep.task!r}")
+                    continue
+                except SuiteDataError:
+                    raise
+                except ValueError as exc:  # e.g. a seed its loader refuses: this episode fails, the others go on
+                    skipped.append(f"{path}: episode {ep.episode}: evaluation failed: {exc}")
                     continue
                 if owner.verdict_kind != "calls":  # judged on the files the run kept in its workspaces
                     artifacts.append({"episode": ep.episode, **one})
@@ -128,7 +135,13 @@ def score_paths(paths: list[str], profile: str | None = None, ground_truth: str 
         else:
             owner, stem = results_suite(path, suite, ground_truth)
             prof = used.setdefault(owner.name, suite_profile(owner, profile))
-            fs = owner.score_results(stem, read_results_file(path), prof, ground_truth)
+            try:
+                fs = owner.score_results(stem, read_results_file(path), prof, ground_truth)
+            except SuiteDataError as exc:
+                raise BadInput(str(exc)) from None
+            except ValueError as exc:  # e.g. a seed its loader refuses: the file fails, the others go on
+                skipped.append(f"{path}: evaluation failed: {exc}")
+                continue
             complete = bool(fs.verdicts) and not fs.invalid
             scored.append((stem, fs, complete or include_partial or not prof.complete_files_only))
             if not scored[-1][2]:

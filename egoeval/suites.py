@@ -49,6 +49,10 @@ class UnknownProfile(KeyError):
     """A scoring profile the suite does not have."""
 
 
+class SuiteDataError(ValueError):
+    """A suite's data cannot be read (e.g. a broken file in a clone it was pointed at)."""
+
+
 class Suite:
     """What a suite declares. Subclass it and override what your suite has.
 
@@ -134,9 +138,11 @@ class Suite:
         return [dict(c) for c in task.ground_truth]
 
     # --- verdicts -----------------------------------------------------------------------
-    def score_episode(self, task_id: str, trajectory: dict, profile: Any, workspace: Path | None = None) -> Any:
+    def score_episode(self, task_id: str, trajectory: dict, profile: Any, workspace: Path | None = None,
+                      ground_truth: str = "pinned") -> Any:
         """Score one logged trajectory of task ``task_id``: a ``FileScore`` for
-        ``verdict_kind == "calls"``, a verdict dict for ``"artifact"``."""
+        ``verdict_kind == "calls"``, a verdict dict for ``"artifact"``. ``ground_truth``
+        names another ground truth the suite ships (KeyError when it has none)."""
         raise NotImplementedError
 
     def expected_facts(self, task: Task) -> list:
@@ -154,6 +160,8 @@ class Suite:
     # --- results files (suites with an external format) ------------------------------
     #: True when the suite reads and writes results files (score, export, import)
     exports_results: ClassVar[bool] = False
+    #: the member naming a task in the suite's task and results files
+    id_member: ClassVar[str] = "task_id"
 
     def results_stem(self, path: Path) -> str | None:
         """The task group a results file holds, None when the file is not of this suite."""
@@ -221,6 +229,21 @@ def get_suite(name: str) -> Suite:
     return suite
 
 
+def loadable_suites() -> list[Suite]:
+    """Every suite that loads, in :func:`suite_names` order; one that fails to load (a
+    broken third-party package) is left out with a warning rather than breaking the
+    commands that look through all suites."""
+    import warnings
+
+    out = []
+    for name in suite_names():
+        try:
+            out.append(get_suite(name))
+        except Exception as exc:  # noqa: BLE001 - someone else's package
+            warnings.warn(f"suite {name} cannot be loaded ({type(exc).__name__}: {exc}); left out", stacklevel=2)
+    return out
+
+
 def suite_of(task_id: str) -> Suite:
     """The suite a task id names (its first part); raises ``KeyError``."""
     return get_suite(task_id.split("/", 1)[0])
@@ -242,9 +265,9 @@ def get_task(task_id: str) -> Task:
     first = task_id.split("/", 1)[0]
     if first in suite_names():
         return get_suite(first).get_task(task_id)
-    for name in suite_names():
+    for suite in loadable_suites():
         try:
-            return get_suite(name).get_task(f"{name}/{task_id}")
+            return suite.get_task(f"{suite.name}/{task_id}")
         except KeyError:
             continue
     raise KeyError(task_id)

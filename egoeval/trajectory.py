@@ -292,14 +292,14 @@ def _cut_torn_tail(path: Path, size: int) -> None:
     os.truncate(path, 0)
 
 
-def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy",
-                          suite: str = "egobench") -> Iterator[list[dict]]:
+def episodes_from_results(stem: str, trajectories: list[Any], mode: str = "easy", suite: str = "egobench",
+                          id_member: str = "task_id") -> Iterator[list[dict]]:
     """Events that describe a results file of ``suite`` (EgoBench's format) as an egoeval
-    log (an importer)."""
+    log (an importer); ``id_member`` names each trajectory's task (position + 1 without)."""
     for pos, traj in enumerate(trajectories):
         if not isinstance(traj, dict):
             continue
-        tid = traj.get("task_id", pos + 1)
+        tid = traj.get(id_member, pos + 1)
         eid = f"{stem}-{tid}-{pos}"
         events: list[dict] = [{"event": "episode_start", "episode": eid, "task": f"{suite}/{stem}/{tid}",
                                "epoch": 1, "mode": traj.get("mode", mode)}]

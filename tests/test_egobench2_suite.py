@@ -114,3 +114,53 @@ def test_an_old_shape_results_file_pairs_by_position(tmp_path):
     assert out.returncode == 0
     overall = json.loads(out.stdout)["overall"]
     assert overall["tasks"] == len(gts) and overall["joint_success_rate"] == 1.0
+
+
+def _oracle_rows(stem, reverse=False):
+    gts = get_suite("egobench2").raw_tasks(stem)
+    rows = [{"scenario_id": t.get("scenario_id", i + 1), "tool_calls": [{"turn": 0, "calls": t["ground_truth"]}]}
+            for i, t in enumerate(gts)]
+    return rows[::-1] if reverse else rows
+
+
+def test_an_imported_results_file_keeps_its_scenario_ids(tmp_path):
+    (tmp_path / "warehouse1_easy.json").write_text(json.dumps(_oracle_rows("warehouse1", reverse=True)))
+    direct = json.loads(egoeval("score", "--suite", "egobench2", str(tmp_path / "warehouse1_easy.json"), "--json").stdout)
+    assert egoeval("import", "--suite", "egobench2", str(tmp_path / "warehouse1_easy.json"), "--out",
+                   str(tmp_path / "log.jsonl")).returncode == 0
+    logged = json.loads(egoeval("score", str(tmp_path / "log.jsonl"), "--json").stdout)
+    assert direct["overall"]["joint_success_rate"] == logged["overall"]["joint_success_rate"] == 1.0
+
+
+def test_logged_tasks_of_a_file_without_scenario_ids_keep_their_own_ids(tmp_path):
+    out = egoeval("run", "--suite", "egobench2", "--tasks", "egobench2/retail1/*", "--no-video", "--quiet",
+                  "--log-dir", str(tmp_path / "run"))
+    assert out.returncode == 0, out.stderr
+    verdicts = [json.loads(line) for line in (tmp_path / "run" / "run.jsonl").read_text().splitlines()
+                if '"event": "verdict"' in line]
+    assert sorted(v["task_id"] for v in verdicts) == list(range(1, 33)) and all(v["joint_success"] for v in verdicts)
+
+
+def test_leading_zeros_in_results_file_names(tmp_path):
+    (tmp_path / "warehouse01_easy.json").write_text(json.dumps(_oracle_rows("warehouse1")))
+    out = json.loads(egoeval("score", "--suite", "egobench2", str(tmp_path), "--json").stdout)
+    assert list(out["files"]) == ["warehouse1"] and out["overall"]["joint_success_rate"] == 1.0
+
+
+def test_a_number_too_big_to_merge_fails_that_call_not_the_run(tmp_path):
+    rows = _oracle_rows("retail2")[:1]
+    rows[0]["tool_calls"].append({"calls": [{"tool_name": "compute_total_payment", "parameters": {
+        "user_id": "u", "products": [{"product_name": "a", "quantity": 10 ** 400}, {"product_name": "a", "quantity": 1}]}}]})
+    (tmp_path / "retail2_easy.json").write_text(json.dumps(rows))
+    out = egoeval("score", "--suite", "egobench2", "--include-partial", str(tmp_path), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["overall"]["tasks"] == 1
+
+
+@pytest.mark.parametrize("broken", ["{not json", '{"a": 1}', '[{"scenario_id": "abc", "ground_truth": []}]'])
+def test_a_broken_task_file_in_a_clone_is_one_line(tmp_path, broken):
+    root, _ = _clone(tmp_path)
+    (root / "scenarios" / "final" / "warehouse2.json").write_text(broken)
+    out = egoeval("tasks", "list", "--suite", "egobench2", "--json", "--egobench-dir", str(root))
+    assert out.returncode == 2 and "warehouse2.json" in out.stderr.splitlines()[-1]
+    assert "Traceback" not in out.stderr

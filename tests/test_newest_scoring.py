@@ -193,3 +193,13 @@ def test_incomplete_results_files_are_left_out_of_the_overall_figures(tmp_path):
     assert partial["tasks"] == len(gts) + 1 and partial["joint_success_rate"] < 1.0
     # egoeval's strict profile for the 2026 release keeps the rule
     assert score_paths([str(tmp_path)], "strict", suite="egobench2").overall["tasks"] == len(gts)
+
+
+def test_the_duplicate_that_is_scored_is_the_one_classified():
+    stem = "warehouse1"
+    gts = EB2.raw_tasks(stem)[:1]
+    calls = gts[0]["ground_truth"]
+    empty = {"scenario_id": 1, "tool_calls": []}
+    half = {"scenario_id": 1, "tool_calls": [{"calls": calls[: len(calls) // 2]}]}
+    [v] = score_file(stem, [empty, half], NEWEST, gts, EB2.scoring_context(stem)).verdicts
+    assert v.matched_calls == len(calls) // 2 and v.error_category != "syntax_error"

@@ -65,3 +65,19 @@ def test_no_layer_outside_tasks_branches_on_a_suite_name():
             for p in (REPO / folder).rglob("*.py") for n, line in enumerate(p.read_text().splitlines(), 1)
             if pattern.search(line)]
     assert hits == []
+
+
+def test_a_suite_that_fails_to_load_does_not_break_the_others(monkeypatch):
+    from egoeval import suites
+
+    class Broken:
+        name = "broken"
+
+        def load(self):
+            raise ImportError("its package is half installed")
+
+    monkeypatch.setattr(suites, "_ENTRY_POINTS", {"broken": Broken()})
+    with pytest.warns(UserWarning, match="suite broken cannot be loaded"):
+        assert suites.get_task("retail1/7").id == "egobench/retail1/7"
+    with pytest.raises(ImportError):
+        suites.get_suite("broken")  # asked for by name, its failure is the answer

@@ -151,7 +151,10 @@ def _categorise(out: FileScore, gt_tasks: list, trajectories: list, ctx: Scoring
     for v in out.verdicts:
         verdict_by_id.setdefault(v.task_id, v)
     done: set[int] = set()
-    for pos, traj in enumerate(trajectories):
+    order = list(enumerate(trajectories))
+    if profile.pair_by_scenario_id:  # the last of duplicate ids is the one scored: it is the one classified
+        order.reverse()
+    for pos, traj in order:
         if not isinstance(traj, dict):
             continue
         tid = traj.get(key, pos + 1)

@@ -37,11 +37,9 @@ def replay(env: ScenarioEnv, calls: list, ctx: ScoringContext, profile: Profile,
         params = parameters(call, profile.accept_arguments_key)
         if isinstance(params, dict) and not live:
             params = {k: v for k, v in params.items() if k in names}
-        if profile.merge_lists:
-            params = merge_lists(params)
         try:
-            env.invoke(tool, params)
-        except Exception:  # a failing call changes nothing more; the replay goes on
+            env.invoke(tool, merge_lists(params) if profile.merge_lists else params)
+        except Exception:  # a failing call (or a value merging cannot add) changes nothing more; the replay goes on
             pass
     return env
 

@@ -244,7 +244,8 @@ class Artifacts(Suite):
         return solution_calls(task, task.extra["reference"]) + [
             {"tool_name": "render_to_image", "parameters": {"file_name": task.extra["criteria"]["file"]}}]
 
-    def score_episode(self, task_id: str, trajectory: dict, profile: Any, workspace: Path | None = None) -> dict:
+    def score_episode(self, task_id: str, trajectory: dict, profile: Any, workspace: Path | None = None,
+                      ground_truth: str = "pinned") -> dict:
         """The criteria on the file the episode left in ``workspace``, the
         self-verification kind and, when it failed, a category (see self_verification)."""
         from egoeval.verifiers.artifact import check_artifact

@@ -41,9 +41,6 @@ class CallsSuite(Suite):
     key_aliases: ClassVar[dict[str, dict[str, tuple[str, ...]]]] = {}
     #: scenarios whose fuzzy name test is plain equality (no catalog lookup)
     plain_name_scenarios: ClassVar[frozenset[str]] = frozenset()
-    #: the ground truths a file can be scored against (the first is the default)
-    ground_truths: ClassVar[tuple[str, ...]] = ("pinned",)
-
     # --- data every subclass gives ------------------------------------------------
     def files(self) -> tuple[str, ...]:
         """Task file stems in suite order."""
@@ -77,9 +74,6 @@ class CallsSuite(Suite):
         """The environment of a task file (a scenario may change class with the variant)."""
         return self.environments[scenario]
 
-    #: the member naming a task in the suite's task and results files
-    id_member: ClassVar[str] = "task_id"
-
     def placeholder(self, raw: dict, position: int, mode: str) -> dict:
         """An empty trajectory the official evaluator scores as a failure (positions kept)."""
         return {self.id_member: raw.get(self.id_member, position + 1), "mode": mode, "dialogue": [],
@@ -105,7 +99,7 @@ class CallsSuite(Suite):
             scenario, variant = self.split_file(stem)
             name = self.seed_name(scenario, variant)
             ctx = self._contexts[stem] = ScoringContext.build(
-                f"{self.name}/{stem}", scenario, variant, name, self.env_class(scenario, variant), self.seed(name),
+                f"{self.name}{self.data_tag()}/{stem}", scenario, variant, name, self.env_class(scenario, variant), self.seed(name),
                 self.fuzzy_keys.get(scenario, frozenset()), plain_names=scenario in self.plain_name_scenarios,
                 query_tools=self.query_tools.get(scenario, frozenset()),
                 expected_restaurant=self.expected_restaurant(scenario, variant),
@@ -115,6 +109,10 @@ class CallsSuite(Suite):
     @cached_property
     def _contexts(self) -> dict[str, ScoringContext]:
         return {}
+
+    def data_tag(self) -> str:
+        """Names where the suite's data comes from (replays of two sources never mix)."""
+        return ""
 
     def scoring_target(self, task_id: str, ground_truth: str = "pinned") -> tuple[str, dict]:
         """(task file whose scoring context applies, raw ground-truth record) of a task id."""
@@ -136,18 +134,18 @@ class CallsSuite(Suite):
         stem, raw = self.scoring_target(task.id)
         return send_as_agent(self.scoring_context(stem), raw, profile)
 
-    def score_episode(self, task_id: str, trajectory: dict, profile: Profile, workspace: Path | None = None) -> Any:
+    def score_episode(self, task_id: str, trajectory: dict, profile: Profile, workspace: Path | None = None,
+                      ground_truth: str = "pinned") -> Any:
         """One trajectory scored against exactly the task it names (no positional
-        pairing); raises ``KeyError`` for an unknown task id."""
-        return self.score_against(task_id, trajectory, profile)
-
-    def score_against(self, task_id: str, trajectory: dict, profile: Profile, ground_truth: str = "pinned") -> Any:
+        pairing); raises ``KeyError`` for an unknown task id (or ground truth)."""
         from egoeval.verifiers.egobench import id_key, score_file
 
         stem, gt = self.scoring_target(task_id, ground_truth)
         facts = self.expected_facts(self.get_task(task_id))
-        key = id_key(profile)  # the log names the task, so the trajectory carries the GT's own id
-        trajectory = {**trajectory, key: gt.get(key, 1)}
+        key = id_key(profile)  # the log names the task: both sides carry the id its task id ends in
+        tid = task_id.rsplit("/", 1)[1]
+        tid = int(tid) if tid.isdigit() else tid
+        gt, trajectory = {**gt, key: tid}, {**trajectory, key: tid}
         return score_file(stem, [trajectory], profile, [gt], self.scoring_context(stem), facts_of=lambda _: facts)
 
     def score_results(self, stem: str, trajectories: list, profile: Profile, ground_truth: str = "pinned") -> Any:
@@ -237,7 +235,6 @@ class EgoBench(CallsSuite):
     fuzzy_keys = FUZZY_KEYS
     query_tools = QUERY_TOOLS
     plain_name_scenarios = frozenset({"kitchen"})
-    ground_truths = ("pinned", "released")
 
     @cached_property
     def environments(self) -> dict[str, type]:  # type: ignore[override]

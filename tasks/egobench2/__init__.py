@@ -12,7 +12,7 @@ import os
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+
 
 from egoeval.task import Task
 from egoeval.tasks.egobench import QUERY_TOOLS as FIRST_QUERY_TOOLS
@@ -116,6 +116,20 @@ class EgoBench2(CallsSuite):
             self.__dict__.pop(cache, None)
         return self.source.note
 
+    def results_stem(self, path: Path) -> str | None:
+        """As the newest evaluator reads names: leading zeros allowed (``retail01`` is retail1)."""
+        from egoeval.trajectory import results_file_stem
+
+        named = results_file_stem(path)
+        try:
+            scenario, variant = self.split_file(named[0]) if named else (None, None)
+        except ValueError:
+            return None
+        return f"{scenario}{variant}" if scenario else None
+
+    def data_tag(self) -> str:
+        return f"@{self.source.root}" if self.source.root else ""
+
     def files(self) -> tuple[str, ...]:
         return FILES
 
@@ -193,7 +207,7 @@ class EgoBench2(CallsSuite):
             ref = self.task_ref(stem, raw, pos)
             out.append(Task(
                 id=ref, suite=SUITE, scenario=scenario, file=stem, task_id=int(ref.rsplit("/", 1)[1]),
-                instruction=raw.get("Instruction", ""), video=raw.get("image_path", ""),
+                instruction=raw.get("Instruction") or "", video=raw.get("image_path") or "",
                 scene_description=raw.get("image_description", ""), ground_truth=raw.get("ground_truth", []),
                 key=raw.get("key") or "", value=raw.get("value") or [], analysis=raw.get("analysis"),
                 seed=self.seed_name(scenario, variant),

@@ -18,13 +18,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from egoeval.suites import SuiteDataError
+
 HERE = Path(__file__).parent
 DATA = HERE / "data"
 #: repository path -> SHA-256 of its canonical content, per variable for seed files
 SUMS = DATA / "SHA256SUMS.json"
 
 
-class BadClone(ValueError):
+class BadClone(SuiteDataError):
     """A folder that is not a clone of the EgoBench repository (or holds a broken file)."""
 
 
@@ -97,14 +99,34 @@ class Clone(Shipped):
 
     def tasks(self, stem: str) -> list[dict]:
         path = self.root / task_path(stem)
-        return read_json(path) if path.exists() else super().tasks(stem)
+        if not path.exists():
+            return super().tasks(stem)
+        tasks = _json(path)
+        if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
+            raise BadClone(f"{path}: expected a JSON list of task objects")
+        for n, t in enumerate(tasks, 1):
+            sid = t.get("scenario_id")
+            if sid is not None and (isinstance(sid, bool) or not isinstance(sid, int)):
+                raise BadClone(f"{path}: task {n}: scenario_id {sid!r} is not a whole number")
+            if not isinstance(t.get("ground_truth", []), list) or not isinstance(t.get("Instruction", ""), str):
+                raise BadClone(f"{path}: task {n}: ground_truth must be a list and Instruction text")
+        return tasks
 
     def schemas(self, scenario: str) -> list[dict]:
         path = self.root / schema_path(scenario)
-        return read_json(path) if path.exists() else super().schemas(scenario)
+        if not path.exists():
+            return super().schemas(scenario)
+        schemas = _json(path)
+        if not isinstance(schemas, list) or not all(isinstance(s, dict) for s in schemas):
+            raise BadClone(f"{path}: expected a JSON list of tool schemas")
+        return schemas
 
     def seed(self, name: str) -> dict | None:
-        return self._seeds[name] if name in self._seeds else super().seed(name)
+        if name not in self._seeds:
+            return super().seed(name)
+        if not isinstance(self._seeds[name], dict):
+            raise BadClone(f"seed {name} of {self.root}/tools is not a dictionary")
+        return self._seeds[name]
 
     def _compare(self, files: list[str], scenarios: list[str]) -> str:
         """One line: which files of the clone differ from (or are missing against) the
@@ -118,14 +140,19 @@ class Clone(Shipped):
             else:
                 try:
                     same = content_hash(read_json(path)) == sums[task_path(stem)]
-                except ValueError:
+                except (ValueError, UnicodeDecodeError):
                     same = False
                 if not same:
                     differ.append(task_path(stem))
         for scenario in scenarios:
             path = self.root / schema_path(scenario)
-            if path.exists() and content_hash(read_json(path)) != sums[schema_path(scenario)]:
-                differ.append(schema_path(scenario))
+            if path.exists():
+                try:
+                    same = content_hash(read_json(path)) == sums[schema_path(scenario)]
+                except (ValueError, UnicodeDecodeError):
+                    same = False
+                if not same:
+                    differ.append(schema_path(scenario))
         for name, digest in sums["seeds"].items():
             if name not in self._seeds:
                 missing.append(f"seed {name}")
@@ -141,6 +168,13 @@ class Clone(Shipped):
             parts.append(f"{len(missing)} missing (the shipped copy is used): "
                          f"{', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}")
         return f"--egobench-dir {self.root}: " + "; ".join(parts)
+
+
+def _json(path: Path) -> Any:
+    try:
+        return read_json(path)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise BadClone(f"{path}: not readable JSON: {exc}") from None
 
 
 def write_sums(files: list[str], scenarios: list[str]) -> dict:
