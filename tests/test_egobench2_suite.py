@@ -26,7 +26,7 @@ def test_tasks_of_the_five_scenarios():
     counts = Counter(t.scenario for t in load_tasks("egobench2"))
     assert counts["kitchen"] == 175 and counts["restaurant"] == 316
     assert counts["warehouse"] == 375 and counts["household"] == 270
-    assert counts["retail"] >= 453  # 454 once every first-release file is the version at the pinned commit
+    assert counts["retail"] == 454 and sum(counts.values()) == 1590
     task = get_suite("egobench2").get_task("egobench2/restaurant6/1")
     assert task.scenario == "restaurant" and task.seed == "restaurant6_init_data"
     assert type(get_suite("egobench2").new_env(task)).__name__ == "Restaurant6Env"
@@ -45,8 +45,7 @@ def test_videos_by_url_name_and_extension(tmp_path):
     with pytest.raises(VideoMissing):
         find_video("retail6.mp4", tmp_path)
     tasks = [t for t in load_tasks("egobench2") if t.file in ("restaurant5", "retail6")]
-    assert set(missing_videos(tasks, tmp_path)) == {"http://tipalgog.oss-cn-hangzhou-zmf-internal.aliyuncs.com/leqi/"
-                                                    "retail6.mp4"}
+    assert set(missing_videos(tasks, tmp_path)) == {"retail6.mp4"}
 
 
 def _clone(tmp_path):
