@@ -99,8 +99,8 @@ class CallsSuite(Suite):
             scenario, variant = self.split_file(stem)
             name = self.seed_name(scenario, variant)
             ctx = self._contexts[stem] = ScoringContext.build(
-                f"{self.name}{self.data_tag()}/{stem}", scenario, variant, name, self.env_class(scenario, variant), self.seed(name),
-                self.fuzzy_keys.get(scenario, frozenset()), plain_names=scenario in self.plain_name_scenarios,
+                f"{self.name}{self.data_tag()}/{stem}", scenario, variant, name, self.env_class(scenario, variant),
+                self.seed(name), self.fuzzy_keys.get(scenario, frozenset()), plain_names=scenario in self.plain_name_scenarios,
                 query_tools=self.query_tools.get(scenario, frozenset()),
                 expected_restaurant=self.expected_restaurant(scenario, variant),
                 key_aliases=self.key_aliases.get(scenario, {}))
