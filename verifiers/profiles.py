@@ -90,15 +90,3 @@ STRICT_NEWEST = Profile(
     exclude_user_id_mismatch=True, schema_tools_only=True, fold_unknown=True, pooled_micro=True,
     case_insensitive_restaurant=True,
 )
-PROFILES = {p.name: p for p in (EGOBENCH, STRICT)}
-
-
-class UnknownProfile(KeyError):
-    pass
-
-
-def get_profile(name: str) -> Profile:
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise UnknownProfile(name) from None
